@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+/** Every environment variable Keyport reads. Documented in the README's configuration table. */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: z.url().optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  SEED: booleanFlag.default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  EMAIL_FROM: z.string().min(3).default('Keyport <no-reply@keyport.local>'),
+  WEB_DIST_DIR: z.string().optional(),
+  TRUST_PROXY: booleanFlag.default(false),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1000),
+  AUTH_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  SHOP_URL: z.url().default('https://example.com/shop'),
+  PRODUCT_URL: z.url().default('https://example.com/products/theme'),
+  APP_STORE_URL: z.url().default('https://apps.shopify.com/'),
+  SELL_STORE_FORM_URL: z.url().default('https://example.com/sell-your-store'),
+  SETUP_GUIDE_VIDEO_URL: z.url().default('https://www.youtube-nocookie.com/embed/setup-guide'),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+/**
+ * Parses the environment once. A bad value stops the start with a message naming the variable.
+ * Everything else in the server receives the typed result.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: e.PUBLIC_URL ?? null,
+    database: e.DATABASE_URL
+      ? ({ kind: 'postgres', url: e.DATABASE_URL } as const)
+      : ({ kind: 'pglite', dataDir } as const),
+    dataDir,
+    seed: e.SEED,
+    logLevel: e.LOG_LEVEL,
+    email: { smtpUrl: e.SMTP_URL ?? null, from: e.EMAIL_FROM },
+    webDistDir: e.WEB_DIST_DIR ?? null,
+    trustProxy: e.TRUST_PROXY,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    authRateLimit: { max: e.AUTH_RATE_LIMIT_MAX, windowMs: e.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000 },
+    links: {
+      shopUrl: e.SHOP_URL,
+      productUrl: e.PRODUCT_URL,
+      appStoreUrl: e.APP_STORE_URL,
+      sellStoreFormUrl: e.SELL_STORE_FORM_URL,
+      setupGuideVideoUrl: e.SETUP_GUIDE_VIDEO_URL,
+    },
+  };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}

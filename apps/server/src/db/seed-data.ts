@@ -1,0 +1,49 @@
+import type { Tier } from '@keyport/shared/domain/tiers';
+
+/** The demo accounts printed at first start and listed in the README. */
+export const DEMO_ACCOUNTS = [
+  { email: 'demo@example.com', password: 'demo-password', name: 'Dana Demo', role: null },
+  { email: 'team@example.com', password: 'team-password', name: 'Theo Team', role: 'team' },
+  { email: 'staff@example.com', password: 'staff-password', name: 'Sam Staff', role: 'staff' },
+] as const;
+
+interface SeedKey {
+  apiKey: string;
+  tier: Tier;
+  linkedAppStore?: string;
+  mainUrl?: string;
+  myshopify?: string;
+  secondaryUrl?: string;
+}
+
+/** The demo customer's 9 keys: 3 PRO, 3 REGULAR, 3 LITE; some connected, some not, one secondary_url 'None'. */
+export const DEMO_CUSTOMER_KEYS: SeedKey[] = [
+  { apiKey: 'PR0A1-DEM0K-EY001-AURRA-PR001', tier: 'PRO', mainUrl: 'https://aurora-outfitters.com', myshopify: 'aurora-outfitters.myshopify.com', secondaryUrl: 'https://aurora-outfitters.co.uk' },
+  { apiKey: 'PR0B2-DEM0K-EY002-BLMHS-PR002', tier: 'PRO', linkedAppStore: 'bloom-house.myshopify.com', myshopify: 'bloom-house.myshopify.com', secondaryUrl: 'None' },
+  { apiKey: 'PR0C3-DEM0K-EY003-SPARE-PR003', tier: 'PRO' },
+  { apiKey: 'RG0A1-DEM0K-EY004-CDRWD-RG001', tier: 'REGULAR', mainUrl: 'https://cedarwood-coffee.com', myshopify: 'cedarwood-coffee.myshopify.com' },
+  { apiKey: 'RG0B2-DEM0K-EY005-SPARE-RG002', tier: 'REGULAR' },
+  { apiKey: 'RG0C3-DEM0K-EY006-DNMDL-RG003', tier: 'REGULAR', myshopify: 'dune-and-dale.myshopify.com' },
+  { apiKey: 'LT0A1-DEM0K-EY007-EMBRS-LT001', tier: 'LITE', mainUrl: 'https://embers-candles.com', myshopify: 'embers-candles.myshopify.com' },
+  { apiKey: 'LT0B2-DEM0K-EY008-SPARE-LT002', tier: 'LITE' },
+  { apiKey: 'LT0C3-DEM0K-EY009-SPARE-LT003', tier: 'LITE' },
+];
+
+export const DEMO_USER_STORES = ['aurora-outfitters.myshopify.com', 'bloom-house.myshopify.com'];
+
+export const TEAM_KEYS: SeedKey[] = [
+  { apiKey: 'PR0T1-TEAMK-EY001-FJRDS-PR101', tier: 'PRO', mainUrl: 'https://fjord-studio.com', myshopify: 'fjord-studio.myshopify.com' },
+  { apiKey: 'LT0T2-TEAMK-EY002-SPARE-LT101', tier: 'LITE' },
+];
+
+/** Unclaimed keys, listed in the README, for trying "Add Existing License Key". */
+export const UNCLAIMED_KEYS: SeedKey[] = [
+  { apiKey: 'FREE1-PR0KY-AVA1L-ABLE0-00001', tier: 'PRO' },
+  { apiKey: 'FREE2-RG0KY-AVA1L-ABLE0-00002', tier: 'REGULAR' },
+  { apiKey: 'FREE3-RG0KY-AVA1L-ABLE0-00003', tier: 'REGULAR' },
+  { apiKey: 'FREE4-LT0KY-AVA1L-ABLE0-00004', tier: 'LITE' },
+  { apiKey: 'FREE5-LT0KY-AVA1L-ABLE0-00005', tier: 'LITE' },
+];
+
+/** Months before "now" of the demo customer's orders; the newest is 8 months old. */
+export const DEMO_ORDER_AGES_MONTHS = [20, 8];

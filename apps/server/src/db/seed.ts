@@ -1,0 +1,55 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Services } from '../services';
+import { licenseKeys, orders, userStores, users } from './schema';
+import { DEMO_ACCOUNTS, DEMO_CUSTOMER_KEYS, DEMO_ORDER_AGES_MONTHS, DEMO_USER_STORES, TEAM_KEYS, UNCLAIMED_KEYS } from './seed-data';
+import { findUserByEmail } from '../modules/auth/auth.repo';
+
+function monthsAgo(months: number, now: Date): Date {
+  const date = new Date(now);
+  date.setUTCMonth(date.getUTCMonth() - months);
+  return date;
+}
+
+/**
+ * Seeds the demo accounts, keys, stores and orders once. Runs only when the demo customer does not exist,
+ * in one transaction, so a crash half-way leaves nothing behind and the next start seeds again.
+ */
+export async function seedDemoData(services: Pick<Services, 'db' | 'auth'>, log: FastifyBaseLogger, now = new Date()) {
+  const { db, auth } = services;
+  if (await findUserByEmail(db, DEMO_ACCOUNTS[0].email)) return false;
+  const hashes = await Promise.all(DEMO_ACCOUNTS.map((account) => auth.hashPassword(account.password)));
+  await db.transaction(async (tx) => {
+    const created = await tx
+      .insert(users)
+      .values(DEMO_ACCOUNTS.map((a, i) => ({ email: a.email, name: a.name, role: a.role, passwordHash: hashes[i]! })))
+      .onConflictDoNothing()
+      .returning({ id: users.id, email: users.email });
+    const idOf = (email: string) => created.find((u) => u.email === email)?.id ?? null;
+    const demoId = idOf('demo@example.com');
+    const teamId = idOf('team@example.com');
+    const keyRows = [
+      ...DEMO_CUSTOMER_KEYS.map((k) => ({ ...k, ownerId: demoId })),
+      ...TEAM_KEYS.map((k) => ({ ...k, ownerId: teamId })),
+      ...UNCLAIMED_KEYS.map((k) => ({ ...k, ownerId: null })),
+    ].map((k) => ({ ...k, claimedAt: k.ownerId ? now : null }));
+    await tx.insert(licenseKeys).values(keyRows).onConflictDoNothing();
+    if (demoId) {
+      await tx
+        .insert(userStores)
+        .values(DEMO_USER_STORES.map((domain) => ({ userId: demoId, myshopifyDomain: domain })))
+        .onConflictDoNothing();
+      await tx.insert(orders).values(
+        DEMO_ORDER_AGES_MONTHS.map((months) => ({
+          userId: demoId,
+          description: 'Theme license',
+          createdAt: monthsAgo(months, now),
+        })),
+      );
+    }
+  });
+  log.info(
+    `Demo data seeded. Sign in with:\n${DEMO_ACCOUNTS.map((a) => `  ${a.email} / ${a.password}${a.role ? ` (${a.role})` : ''}`).join('\n')}\n` +
+      `Unclaimed keys to add: ${UNCLAIMED_KEYS.map((k) => k.apiKey).join(', ')}`,
+  );
+  return true;
+}

@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import {
+  ErrorSchema,
+  type Contract,
+  type ParsedBodyOf,
+  type ParsedParamsOf,
+  type ParsedQueryOf,
+  type ResponseOf,
+} from '@keyport/shared/contracts/define';
+import type { AuthUser } from './auth';
+import { authenticate } from './auth';
+import { forbidden } from './errors';
+
+export interface RouteInput<C extends Contract> {
+  body: ParsedBodyOf<C>;
+  query: ParsedQueryOf<C>;
+  params: ParsedParamsOf<C>;
+  /** The signed-in user; present on every route whose contract is not public. */
+  user: C['access'] extends 'public' ? AuthUser | null : AuthUser;
+}
+
+export type RouteHandler<C extends Contract> = (
+  input: RouteInput<C>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => Promise<ResponseOf<C>>;
+
+type RouteExtras = Pick<RouteOptions, 'config' | 'bodyLimit'>;
+
+/**
+ * Declares a route from its shared contract: the contract's schemas validate the request and the response,
+ * feed the OpenAPI document, and its access level decides the authentication check.
+ */
+export function registerRoute<C extends Contract>(
+  app: FastifyInstance,
+  contract: C,
+  handler: RouteHandler<C>,
+  extras: RouteExtras = {},
+): void {
+  const status = contract.status ?? 200;
+  app.route({
+    method: contract.method,
+    url: contract.path,
+    ...extras,
+    schema: {
+      summary: contract.summary,
+      tags: [...contract.tags],
+      ...(contract.access === 'public' ? {} : { security: [{ session: [] }] }),
+      ...(contract.body ? { body: contract.body } : {}),
+      ...(contract.query ? { querystring: contract.query } : {}),
+      ...(contract.params ? { params: contract.params } : {}),
+      response: {
+        ...(contract.response ? { [status]: contract.response } : {}),
+        '4xx': ErrorSchema,
+      },
+    },
+    preHandler: async (request) => {
+      if (contract.access === 'public') {
+        request.user = await authenticate(request, { required: false });
+        return;
+      }
+      const user = await authenticate(request, { required: true });
+      if (contract.access === 'staff' && user.role !== 'staff') throw forbidden();
+    },
+    handler: async (request, reply) => {
+      const input = {
+        body: request.body,
+        query: request.query,
+        params: request.params,
+        user: request.user,
+      } as RouteInput<C>;
+      const result = await handler(input, request, reply);
+      if (reply.sent) return reply;
+      reply.code(status);
+      return status === 204 ? reply.send() : reply.send(result);
+    },
+  });
+}

@@ -1,0 +1,94 @@
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { orders, passwordResets, sessions, userStores, users } from '../../db/schema';
+
+export function findUserByEmail(db: DbOrTx, email: string) {
+  return db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+    .then((rows) => rows[0] ?? null);
+}
+
+/** Inserts a user; null when the email is already taken (the unique index decides, not a read). */
+export async function insertUser(db: DbOrTx, values: typeof users.$inferInsert) {
+  const rows = await db.insert(users).values(values).onConflictDoNothing().returning();
+  return rows[0] ?? null;
+}
+
+export function findUserById(db: DbOrTx, id: number) {
+  return db
+    .select()
+    .from(users)
+    .where(eq(users.id, id))
+    .then((rows) => rows[0] ?? null);
+}
+
+export function listOrders(db: DbOrTx, userId: number) {
+  return db
+    .select({ id: orders.id, createdAt: orders.createdAt })
+    .from(orders)
+    .where(eq(orders.userId, userId))
+    .orderBy(desc(orders.createdAt));
+}
+
+export async function insertSession(db: DbOrTx, userId: number, tokenHash: string, expiresAt: Date) {
+  await db.insert(sessions).values({ userId, tokenHash, expiresAt });
+}
+
+/** The session's user, if the session exists and has not expired. */
+export function findSessionUser(db: DbOrTx, tokenHash: string, now: Date) {
+  return db
+    .select({
+      sessionId: sessions.id,
+      expiresAt: sessions.expiresAt,
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      role: users.role,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
+    .then((rows) => rows[0] ?? null);
+}
+
+export async function extendSession(db: DbOrTx, sessionId: number, expiresAt: Date) {
+  await db.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId));
+}
+
+export async function deleteSession(db: DbOrTx, tokenHash: string) {
+  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+}
+
+export async function deleteUserSessions(db: DbOrTx, userId: number) {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+export async function insertPasswordReset(db: DbOrTx, userId: number, tokenHash: string, expiresAt: Date) {
+  await db.insert(passwordResets).values({ userId, tokenHash, expiresAt });
+}
+
+/** Marks a reset token used, once: the `used_at IS NULL` condition makes a second use find nothing. */
+export function consumePasswordReset(db: DbOrTx, tokenHash: string, now: Date) {
+  return db
+    .update(passwordResets)
+    .set({ usedAt: now })
+    .where(
+      and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)),
+    )
+    .returning({ userId: passwordResets.userId })
+    .then((rows) => rows[0] ?? null);
+}
+
+export async function updatePasswordHash(db: DbOrTx, userId: number, passwordHash: string) {
+  await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+}
+
+export function listUserStores(db: DbOrTx, userId: number) {
+  return db
+    .select({ id: userStores.id, myshopify_domain: userStores.myshopifyDomain })
+    .from(userStores)
+    .where(eq(userStores.userId, userId))
+    .orderBy(userStores.id);
+}

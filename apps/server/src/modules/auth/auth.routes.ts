@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import * as contracts from '@keyport/shared/contracts/auth';
+import { readSessionToken } from '../../http/auth';
+import { registerRoute } from '../../http/route';
+
+export async function authRoutes(app: FastifyInstance) {
+  const auth = app.services.auth;
+
+  registerRoute(app, contracts.signup, ({ body }, request) => {
+    app.services.limits.signupByIp.hit(`signup:${request.ip}`);
+    return auth.signup(body);
+  });
+  registerRoute(app, contracts.login, ({ body }, request) => auth.login(body, request.ip));
+  registerRoute(app, contracts.logout, async (_input, request) => {
+    const token = readSessionToken(request);
+    if (token) await auth.logout(token);
+  });
+  registerRoute(app, contracts.me, ({ user }) => auth.loadUser(user.id));
+  registerRoute(app, contracts.forgotPassword, ({ body }, request) => auth.forgotPassword(body.email, request.ip));
+  registerRoute(app, contracts.resetPassword, ({ body }, request) => auth.resetPassword(body, request.ip));
+  registerRoute(app, contracts.getUserStores, async ({ user }) => ({ stores: await auth.listUserStores(user.id) }));
+}

@@ -1,0 +1,130 @@
+import { hash, verify } from '@node-rs/argon2';
+import { FORGOT_PASSWORD_MESSAGE, type User } from '@keyport/shared/contracts/auth';
+import type { Db } from '../../db/client';
+import type { AuthUser } from '../../http/auth';
+import { badRequest, conflict, notFound, unauthorized } from '../../http/errors';
+import type { RateLimiter } from '../../http/rate-limit';
+import type { Outbox } from '../../integrations/email/outbox';
+import * as repo from './auth.repo';
+import { generateSecret, hashSecret } from './tokens';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const SESSION_TTL_MS = 30 * DAY_MS;
+const RESET_TTL_MS = 60 * 60 * 1000;
+// algorithm 2 is Argon2id (a const enum in @node-rs/argon2, which isolatedModules cannot import).
+const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export const INVALID_CREDENTIALS = 'Invalid email or password';
+
+export interface AuthServiceDeps {
+  db: Db;
+  outbox: Outbox;
+  publicUrl: () => string;
+  limits: { byIp: RateLimiter; byEmail: RateLimiter };
+  now?: () => Date;
+}
+
+/** Sign-up, sign-in, sessions (30-day sliding expiry) and password reset. */
+export function createAuthService(deps: AuthServiceDeps) {
+  const { db, outbox, limits } = deps;
+  const now = deps.now ?? (() => new Date());
+  // Verified against for unknown emails, so a wrong email costs as long as a wrong password.
+  const dummyHash = hash('not-a-real-password', ARGON2);
+
+  async function startSession(userId: number): Promise<string> {
+    const token = generateSecret();
+    await repo.insertSession(db, userId, hashSecret(token), new Date(now().getTime() + SESSION_TTL_MS));
+    return token;
+  }
+
+  async function loadUser(userId: number): Promise<User> {
+    const user = await repo.findUserById(db, userId);
+    if (!user) throw notFound('User not found');
+    const orders = await repo.listOrders(db, userId);
+    return {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      has_lifetime_support: user.hasLifetimeSupport ?? null,
+      orders: orders.map((order) => ({ id: order.id, created_at: order.createdAt.toISOString() })),
+    };
+  }
+
+  return {
+    hashPassword: (password: string) => hash(password, ARGON2),
+    loadUser,
+
+    async signup(input: { email: string; password: string; name: string }) {
+      const user = await repo.insertUser(db, {
+        email: input.email,
+        name: input.name,
+        passwordHash: await hash(input.password, ARGON2),
+      });
+      if (!user) throw conflict('An account with this email already exists. Sign in instead.');
+      return { token: await startSession(user.id), user: await loadUser(user.id) };
+    },
+
+    async login(input: { email: string; password: string }, ip: string) {
+      limits.byIp.hit(`login:${ip}`);
+      limits.byEmail.hit(`login:${input.email}`);
+      const user = await repo.findUserByEmail(db, input.email);
+      const valid = user
+        ? await verify(user.passwordHash, input.password)
+        : (await verify(await dummyHash, input.password), false);
+      if (!user || !valid) throw unauthorized(INVALID_CREDENTIALS);
+      limits.byEmail.reset(`login:${input.email}`);
+      return { token: await startSession(user.id), user: await loadUser(user.id) };
+    },
+
+    async logout(token: string) {
+      await repo.deleteSession(db, hashSecret(token));
+    },
+
+    /** The user behind a session token; extends the session when it is more than a day old (sliding expiry). */
+    async resolveSession(token: string): Promise<AuthUser | null> {
+      const current = now();
+      const row = await repo.findSessionUser(db, hashSecret(token), current);
+      if (!row) return null;
+      const renewed = current.getTime() + SESSION_TTL_MS;
+      if (renewed - row.expiresAt.getTime() > DAY_MS) await repo.extendSession(db, row.sessionId, new Date(renewed));
+      return { id: row.id, email: row.email, name: row.name, role: row.role };
+    },
+
+    async forgotPassword(email: string, ip: string) {
+      limits.byIp.hit(`reset:${ip}`);
+      limits.byEmail.hit(`reset:${email}`);
+      const user = await repo.findUserByEmail(db, email);
+      if (user) {
+        const token = generateSecret();
+        const link = `${deps.publicUrl()}/reset-password?token=${token}`;
+        await db.transaction(async (tx) => {
+          await repo.insertPasswordReset(tx, user.id, hashSecret(token), new Date(now().getTime() + RESET_TTL_MS));
+          await outbox.enqueue(tx, {
+            to: user.email,
+            subject: 'Reset your Keyport password',
+            text: `Hello ${user.name},\n\nTo choose a new password, open this link within one hour:\n${link}\n\nIf you did not ask for this, you can ignore this email.`,
+          });
+        });
+        void outbox.flush();
+      }
+      return { message: FORGOT_PASSWORD_MESSAGE };
+    },
+
+    async resetPassword(input: { token: string; password: string }, ip: string) {
+      limits.byIp.hit(`reset:${ip}`);
+      const passwordHash = await hash(input.password, ARGON2);
+      const userId = await db.transaction(async (tx) => {
+        const reset = await repo.consumePasswordReset(tx, hashSecret(input.token), now());
+        if (!reset) throw badRequest('This reset link is invalid or has expired. Ask for a new one.');
+        await repo.updatePasswordHash(tx, reset.userId, passwordHash);
+        await repo.deleteUserSessions(tx, reset.userId);
+        return reset.userId;
+      });
+      return { token: await startSession(userId), user: await loadUser(userId) };
+    },
+
+    listUserStores: (userId: number) => repo.listUserStores(db, userId),
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import * as contracts from '@keyport/shared/contracts/staff';
+import { registerRoute } from '../../http/route';
+
+export async function staffRoutes(app: FastifyInstance) {
+  registerRoute(app, contracts.mintKeys, async ({ body }) => ({
+    keys: await app.services.keys.mintKeys(body.tier, body.count),
+  }));
+}

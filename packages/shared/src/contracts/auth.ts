@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { defineContract } from './define';
+
+const email = z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address').max(254));
+const password = z.string().min(8, 'Password must be at least 8 characters').max(200, 'Password is too long');
+
+export const OrderSummarySchema = z.object({ id: z.number().int(), created_at: z.string() });
+
+/** §3 "User fields read", as GET /auth/me returns them. */
+export const UserSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  name: z.string(),
+  role: z.string().nullable(),
+  /** true, false, a date string, or null when unset. */
+  has_lifetime_support: z.union([z.boolean(), z.string()]).nullable(),
+  orders: z.array(OrderSummarySchema),
+});
+export type User = z.infer<typeof UserSchema>;
+
+export const SessionSchema = z.object({ token: z.string(), user: UserSchema });
+export type Session = z.infer<typeof SessionSchema>;
+
+export const signup = defineContract({
+  method: 'POST',
+  path: '/auth/signup',
+  summary: 'Create an account and sign in',
+  tags: ['auth'],
+  access: 'public',
+  status: 201,
+  body: z.object({
+    email,
+    password,
+    name: z.string().trim().min(1, 'Enter your name').max(100, 'Name is too long'),
+  }),
+  response: SessionSchema,
+});
+
+export const login = defineContract({
+  method: 'POST',
+  path: '/auth/login',
+  summary: 'Sign in with email and password',
+  tags: ['auth'],
+  access: 'public',
+  body: z.object({ email, password: z.string().min(1, 'Enter your password').max(200, 'Password is too long') }),
+  response: SessionSchema,
+});
+
+export const logout = defineContract({
+  method: 'POST',
+  path: '/auth/logout',
+  summary: 'Sign out: revokes the session',
+  tags: ['auth'],
+  access: 'user',
+  status: 204,
+});
+
+export const me = defineContract({
+  method: 'GET',
+  path: '/auth/me',
+  summary: 'The signed-in user',
+  tags: ['auth'],
+  access: 'user',
+  response: UserSchema,
+});
+
+export const forgotPassword = defineContract({
+  method: 'POST',
+  path: '/auth/password/forgot',
+  summary: 'Email a password reset link (always answers the same, to not reveal accounts)',
+  tags: ['auth'],
+  access: 'public',
+  status: 202,
+  body: z.object({ email }),
+  response: z.object({ message: z.string() }),
+});
+
+export const resetPassword = defineContract({
+  method: 'POST',
+  path: '/auth/password/reset',
+  summary: 'Set a new password with a reset token, then sign in',
+  tags: ['auth'],
+  access: 'public',
+  body: z.object({ token: z.string().min(1, 'The reset link is incomplete').max(200), password }),
+  response: SessionSchema,
+});
+
+export const UserStoreSchema = z.object({ id: z.number().int(), myshopify_domain: z.string() });
+export type UserStore = z.infer<typeof UserStoreSchema>;
+
+export const getUserStores = defineContract({
+  method: 'GET',
+  path: '/auth/user-stores',
+  summary: "The signed-in user's connected stores",
+  tags: ['auth'],
+  access: 'user',
+  response: z.object({ stores: z.array(UserStoreSchema) }),
+});
+
+export const FORGOT_PASSWORD_MESSAGE = 'If an account exists for that email, we have sent a link to reset the password.';

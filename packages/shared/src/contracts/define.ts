@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** Who may call: anyone, any signed-in user, or signed-in users with the staff role. */
+export type Access = 'public' | 'user' | 'staff';
+
+/** One endpoint: method, path, request schemas and the success response. Server and web both import these. */
+export interface Contract {
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  tags: readonly string[];
+  access: Access;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  /** The success body; absent for 204 responses. */
+  response?: z.ZodType;
+  status?: 200 | 201 | 202 | 204;
+}
+
+export const defineContract = <const C extends Contract>(contract: C): C => contract;
+
+type Field<C, K extends keyof Contract> = C extends { [P in K]: infer S extends z.ZodType } ? S : undefined;
+export type BodyOf<C extends Contract> = Field<C, 'body'> extends z.ZodType ? z.input<Field<C, 'body'>> : undefined;
+export type QueryOf<C extends Contract> = Field<C, 'query'> extends z.ZodType ? z.input<Field<C, 'query'>> : undefined;
+export type ParamsOf<C extends Contract> = Field<C, 'params'> extends z.ZodType ? z.input<Field<C, 'params'>> : undefined;
+export type ParsedBodyOf<C extends Contract> = Field<C, 'body'> extends z.ZodType ? z.output<Field<C, 'body'>> : undefined;
+export type ParsedQueryOf<C extends Contract> = Field<C, 'query'> extends z.ZodType ? z.output<Field<C, 'query'>> : undefined;
+export type ParsedParamsOf<C extends Contract> = Field<C, 'params'> extends z.ZodType ? z.output<Field<C, 'params'>> : undefined;
+export type ResponseOf<C extends Contract> = Field<C, 'response'> extends z.ZodType ? z.output<Field<C, 'response'>> : void;
+
+/** Every error response: `{ "error": "…" }` plus a status code. */
+export const ErrorSchema = z.object({ error: z.string() });
+export type ErrorBody = z.infer<typeof ErrorSchema>;

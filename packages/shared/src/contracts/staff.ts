@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { TIERS } from '../domain/tiers';
+import { defineContract } from './define';
+
+export const mintKeys = defineContract({
+  method: 'POST',
+  path: '/staff/keys',
+  summary: 'Mint unclaimed license keys (staff only)',
+  tags: ['staff'],
+  access: 'staff',
+  status: 201,
+  body: z.object({
+    tier: z.enum(TIERS),
+    count: z.number().int().min(1, 'count must be at least 1').max(500, 'count must be at most 500'),
+  }),
+  response: z.object({ keys: z.array(z.string()) }),
+});

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { defineContract } from './define';
+
+export const health = defineContract({
+  method: 'GET',
+  path: '/health',
+  summary: 'Liveness and database check',
+  tags: ['system'],
+  access: 'public',
+  response: z.object({ status: z.literal('ok') }),
+});
