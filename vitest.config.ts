@@ -21,6 +21,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          isolate: false,
           // A PostgreSQL run shares one database: run its files one after another.
           fileParallelism: !process.env.TEST_DATABASE_URL,
         },

@@ -83,12 +83,21 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   };
 }
 
+const locksHeldHere = new Set<string>();
+
 function lockDataDir(dataDir: string): () => void {
   const lockPath = path.join(dataDir, 'keyport.lock');
+  if (locksHeldHere.has(lockPath)) {
+    throw new DataDirLockedError(`The data directory ${dataDir} is in use by another Keyport process (pid ${process.pid}).`);
+  }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
-      return () => fs.rmSync(lockPath, { force: true });
+      locksHeldHere.add(lockPath);
+      return () => {
+        locksHeldHere.delete(lockPath);
+        fs.rmSync(lockPath, { force: true });
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(fs.readFileSync(lockPath, 'utf8').trim());

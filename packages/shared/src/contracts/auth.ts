@@ -1,19 +1,19 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { defineContract } from './define';
 
-const email = z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address').max(254));
-const password = z.string().min(8, 'Password must be at least 8 characters').max(200, 'Password is too long');
+const email = z.string().check(z.trim(), z.toLowerCase(), z.email('Enter a valid email address'), z.maxLength(254, 'Email is too long'));
+const password = z.string().check(z.minLength(8, 'Password must be at least 8 characters'), z.maxLength(200, 'Password is too long'));
 
-export const OrderSummarySchema = z.object({ id: z.number().int(), created_at: z.string() });
+export const OrderSummarySchema = z.object({ id: z.int(), created_at: z.string() });
 
 /** §3 "User fields read", as GET /auth/me returns them. */
 export const UserSchema = z.object({
-  id: z.number().int(),
+  id: z.int(),
   email: z.string(),
   name: z.string(),
-  role: z.string().nullable(),
+  role: z.nullable(z.string()),
   /** true, false, a date string, or null when unset. */
-  has_lifetime_support: z.union([z.boolean(), z.string()]).nullable(),
+  has_lifetime_support: z.nullable(z.union([z.boolean(), z.string()])),
   orders: z.array(OrderSummarySchema),
 });
 export type User = z.infer<typeof UserSchema>;
@@ -31,7 +31,7 @@ export const signup = defineContract({
   body: z.object({
     email,
     password,
-    name: z.string().trim().min(1, 'Enter your name').max(100, 'Name is too long'),
+    name: z.string().check(z.trim(), z.minLength(1, 'Enter your name'), z.maxLength(100, 'Name is too long')),
   }),
   response: SessionSchema,
 });
@@ -42,7 +42,10 @@ export const login = defineContract({
   summary: 'Sign in with email and password',
   tags: ['auth'],
   access: 'public',
-  body: z.object({ email, password: z.string().min(1, 'Enter your password').max(200, 'Password is too long') }),
+  body: z.object({
+    email,
+    password: z.string().check(z.minLength(1, 'Enter your password'), z.maxLength(200, 'Password is too long')),
+  }),
   response: SessionSchema,
 });
 
@@ -81,11 +84,14 @@ export const resetPassword = defineContract({
   summary: 'Set a new password with a reset token, then sign in',
   tags: ['auth'],
   access: 'public',
-  body: z.object({ token: z.string().min(1, 'The reset link is incomplete').max(200), password }),
+  body: z.object({
+    token: z.string().check(z.minLength(1, 'The reset link is incomplete'), z.maxLength(200, 'The reset link is invalid')),
+    password,
+  }),
   response: SessionSchema,
 });
 
-export const UserStoreSchema = z.object({ id: z.number().int(), myshopify_domain: z.string() });
+export const UserStoreSchema = z.object({ id: z.int(), myshopify_domain: z.string() });
 export type UserStore = z.infer<typeof UserStoreSchema>;
 
 export const getUserStores = defineContract({

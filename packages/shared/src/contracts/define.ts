@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import type { $ZodType } from 'zod/v4/core';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** Who may call: anyone, any signed-in user, or signed-in users with the staff role. */
@@ -11,24 +12,24 @@ export interface Contract {
   summary: string;
   tags: readonly string[];
   access: Access;
-  body?: z.ZodType;
-  query?: z.ZodType;
-  params?: z.ZodType;
+  body?: $ZodType;
+  query?: $ZodType;
+  params?: $ZodType;
   /** The success body; absent for 204 responses. */
-  response?: z.ZodType;
+  response?: $ZodType;
   status?: 200 | 201 | 202 | 204;
 }
 
 export const defineContract = <const C extends Contract>(contract: C): C => contract;
 
-type Field<C, K extends keyof Contract> = C extends { [P in K]: infer S extends z.ZodType } ? S : undefined;
-export type BodyOf<C extends Contract> = Field<C, 'body'> extends z.ZodType ? z.input<Field<C, 'body'>> : undefined;
-export type QueryOf<C extends Contract> = Field<C, 'query'> extends z.ZodType ? z.input<Field<C, 'query'>> : undefined;
-export type ParamsOf<C extends Contract> = Field<C, 'params'> extends z.ZodType ? z.input<Field<C, 'params'>> : undefined;
-export type ParsedBodyOf<C extends Contract> = Field<C, 'body'> extends z.ZodType ? z.output<Field<C, 'body'>> : undefined;
-export type ParsedQueryOf<C extends Contract> = Field<C, 'query'> extends z.ZodType ? z.output<Field<C, 'query'>> : undefined;
-export type ParsedParamsOf<C extends Contract> = Field<C, 'params'> extends z.ZodType ? z.output<Field<C, 'params'>> : undefined;
-export type ResponseOf<C extends Contract> = Field<C, 'response'> extends z.ZodType ? z.output<Field<C, 'response'>> : void;
+type Field<C, K extends keyof Contract> = C extends { [P in K]: infer S extends $ZodType } ? S : undefined;
+export type BodyOf<C extends Contract> = Field<C, 'body'> extends $ZodType ? z.input<Field<C, 'body'>> : undefined;
+export type QueryOf<C extends Contract> = Field<C, 'query'> extends $ZodType ? z.input<Field<C, 'query'>> : undefined;
+export type ParamsOf<C extends Contract> = Field<C, 'params'> extends $ZodType ? z.input<Field<C, 'params'>> : undefined;
+export type ParsedBodyOf<C extends Contract> = Field<C, 'body'> extends $ZodType ? z.output<Field<C, 'body'>> : undefined;
+export type ParsedQueryOf<C extends Contract> = Field<C, 'query'> extends $ZodType ? z.output<Field<C, 'query'>> : undefined;
+export type ParsedParamsOf<C extends Contract> = Field<C, 'params'> extends $ZodType ? z.output<Field<C, 'params'>> : undefined;
+export type ResponseOf<C extends Contract> = Field<C, 'response'> extends $ZodType ? z.output<Field<C, 'response'>> : void;
 
 /** Every error response: `{ "error": "…" }` plus a status code. */
 export const ErrorSchema = z.object({ error: z.string() });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { TIERS } from '../domain/tiers';
 import { defineContract } from './define';
 
@@ -11,7 +11,7 @@ export const mintKeys = defineContract({
   status: 201,
   body: z.object({
     tier: z.enum(TIERS),
-    count: z.number().int().min(1, 'count must be at least 1').max(500, 'count must be at most 500'),
+    count: z.int().check(z.minimum(1, 'count must be at least 1'), z.maximum(500, 'count must be at most 500')),
   }),
   response: z.object({ keys: z.array(z.string()) }),
 });

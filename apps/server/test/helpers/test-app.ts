@@ -1,0 +1,74 @@
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll } from 'vitest';
+import { buildApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { openDatabase, type Database, type Db } from '../../src/db/client';
+import { users } from '../../src/db/schema';
+import type { Adapters } from '../../src/services';
+
+let database: Promise<Database> | null = null;
+
+/**
+ * One database per test worker: an in-memory PGlite (it takes seconds to start), or the PostgreSQL
+ * database in TEST_DATABASE_URL. Migrations run once; each test app starts from empty tables.
+ */
+export function getTestDatabase(): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL;
+  database ??= openDatabase(url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: null });
+  return database;
+}
+
+export async function resetDatabase(db: Db): Promise<void> {
+  const result = await db.execute<{ tablename: string }>(
+    sql`select tablename from pg_tables where schemaname = 'public'`,
+  );
+  const rows = 'rows' in result ? (result.rows as { tablename: string }[]) : (result as unknown as { tablename: string }[]);
+  if (rows.length === 0) return;
+  const names = rows.map((row) => `"${row.tablename}"`).join(', ');
+  await db.execute(sql.raw(`truncate table ${names} restart identity cascade`));
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+}
+
+/** Builds the app on a freshly emptied database, with the same config parsing users get. */
+export async function createTestApp(env: Record<string, string> = {}, adapters: Adapters = {}): Promise<TestApp> {
+  const { db } = await getTestDatabase();
+  await resetDatabase(db);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SEED: 'false',
+    DATA_DIR: path.join(os.tmpdir(), `keyport-test-${process.pid}`),
+    WEB_DIST_DIR: path.join(os.tmpdir(), 'keyport-no-web-dist'),
+    ...env,
+  });
+  const app = await buildApp(config, { db, adapters });
+  await app.ready();
+  afterAll(() => app.close());
+  return { app, db };
+}
+
+/** Signs up a user through the API and returns its session token (optionally with a role set). */
+export async function signUp(
+  testApp: TestApp,
+  email: string,
+  options: { role?: string; password?: string } = {},
+): Promise<{ token: string; id: number }> {
+  const response = await testApp.app.inject({
+    method: 'POST',
+    url: '/auth/signup',
+    payload: { email, password: options.password ?? 'correct-horse-battery', name: email.split('@')[0] },
+  });
+  if (response.statusCode !== 201) throw new Error(`signup failed: ${response.body}`);
+  const body = response.json<{ token: string; user: { id: number } }>();
+  if (options.role) await testApp.db.update(users).set({ role: options.role }).where(sql`${users.id} = ${body.user.id}`);
+  return { token: body.token, id: body.user.id };
+}
+
+export const auth = (token: string) => ({ authorization: `Token ${token}` });

@@ -1,0 +1,29 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { RouterProvider } from 'react-router';
+import { Toaster } from 'sonner';
+import { onUnauthorized } from '../lib/api-client';
+import { createQueryClient } from '../lib/query-client';
+import { createRouter } from './router';
+
+export function App() {
+  const [queryClient] = useState(createQueryClient);
+  const [router] = useState(createRouter);
+
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        queryClient.clear();
+        const { pathname, search } = router.state.location;
+        void router.navigate(`/login?reason=expired&next=${encodeURIComponent(pathname + search)}`, { replace: true });
+      }),
+    [queryClient, router],
+  );
+
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      <Toaster position="top-center" richColors closeButton />
+    </QueryClientProvider>
+  );
+}

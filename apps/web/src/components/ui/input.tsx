@@ -1,0 +1,15 @@
+import type { InputHTMLAttributes } from 'react';
+import { cn } from '../../lib/cn';
+
+export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <input
+      className={cn(
+        'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 placeholder:text-slate-400',
+        'focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none aria-[invalid=true]:border-red-500',
+        className,
+      )}
+      {...props}
+    />
+  );
+}

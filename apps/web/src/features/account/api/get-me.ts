@@ -1,0 +1,11 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { me } from '@keyport/shared/contracts/auth';
+import { callApi } from '../../../lib/api-client';
+import { getSessionToken } from '../../../lib/session-token';
+
+export const getMe = () => callApi(me);
+
+export const meQueryOptions = () =>
+  queryOptions({ queryKey: ['me'], queryFn: getMe, enabled: getSessionToken() !== null, staleTime: 60_000 });
+
+export const useMe = () => useQuery(meQueryOptions());

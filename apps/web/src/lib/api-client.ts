@@ -1,0 +1,81 @@
+import type { BodyOf, Contract, ParamsOf, QueryOf, ResponseOf } from '@keyport/shared/contracts/define';
+import { clearSessionToken, getSessionToken } from './session-token';
+
+/** A failed call: the server's `{ error }` text and status, or a network failure (status 0). */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const NETWORK_ERROR_MESSAGE = 'Could not reach the server. Check your connection and try again.';
+
+type Listener = () => void;
+const unauthorizedListeners = new Set<Listener>();
+
+/** Called when a signed-in call answers 401: the session is gone and the person must sign in again. */
+export function onUnauthorized(listener: Listener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+export interface CallInput<C extends Contract> {
+  body?: BodyOf<C>;
+  query?: QueryOf<C>;
+  params?: ParamsOf<C>;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+function buildUrl(contract: Contract, params?: object, query?: object): string {
+  let path = contract.path;
+  for (const [name, value] of Object.entries(params ?? {})) {
+    path = path.replace(`:${name}`, encodeURIComponent(String(value)));
+  }
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) search.set(name, String(value));
+  }
+  const qs = search.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** Calls an endpoint from its shared contract, with the session token in `Authorization: Token <t>`. */
+export async function callApi<C extends Contract>(contract: C, input: CallInput<C> = {}): Promise<ResponseOf<C>> {
+  const headers: Record<string, string> = { accept: 'application/json', ...input.headers };
+  const token = getSessionToken();
+  if (token) headers.authorization = `Token ${token}`;
+  if (input.body !== undefined) headers['content-type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(contract, input.params ?? undefined, input.query ?? undefined), {
+      method: contract.method,
+      headers,
+      body: input.body === undefined ? undefined : JSON.stringify(input.body),
+      signal: input.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, NETWORK_ERROR_MESSAGE);
+  }
+
+  if (response.status === 204) return undefined as ResponseOf<C>;
+  const payload: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const message =
+      payload && typeof payload === 'object' && 'error' in payload && typeof payload.error === 'string'
+        ? payload.error
+        : `Request failed (${response.status} ${response.statusText})`;
+    if (response.status === 401 && contract.access !== 'public' && token) {
+      clearSessionToken();
+      unauthorizedListeners.forEach((listener) => listener());
+    }
+    throw new ApiError(response.status, message);
+  }
+  return payload as ResponseOf<C>;
+}
