@@ -37,7 +37,10 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'],
+        censor: '[redacted]',
+      },
       serializers: {
         // The query string can hold a reset token: log the path only.
         req: (req) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
@@ -92,7 +95,9 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     openapi: {
       info: { title: 'Keyport API', version: '1.0.0', description: 'License keys, stores, tokens and downloads.' },
       components: {
-        securitySchemes: { session: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <session token>' } },
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <session token>' },
+        },
       },
     },
     transform: jsonSchemaTransform,
@@ -115,7 +120,8 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
       index: false,
       wildcard: true,
       setHeaders: (res, filePath) => {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+        if (filePath.includes(`${path.sep}assets${path.sep}`))
+          res.header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
   }

@@ -1,9 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
+const booleanFlag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 /** Every environment variable Keyport reads. Documented in the README's configuration table. */
 const EnvSchema = z.object({
@@ -11,11 +9,17 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: z.url().optional(),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   SEED: booleanFlag.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
   EMAIL_FROM: z.string().min(3).default('Keyport <no-reply@keyport.local>'),
   WEB_DIST_DIR: z.string().optional(),
   TRUST_PROXY: booleanFlag.default(false),

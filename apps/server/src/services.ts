@@ -18,7 +18,9 @@ export interface Adapters {
 export function createServices(config: Config, db: Db, log: FastifyBaseLogger, adapters: Adapters = {}) {
   const email =
     adapters.email ??
-    (config.email.smtpUrl ? createSmtpEmailAdapter(config.email.smtpUrl, config.email.from) : createLogEmailAdapter(log));
+    (config.email.smtpUrl
+      ? createSmtpEmailAdapter(config.email.smtpUrl, config.email.from)
+      : createLogEmailAdapter(log));
   const outbox = createOutbox(db, email, log);
   const { max, windowMs } = config.authRateLimit;
   const limits = {
@@ -26,7 +28,8 @@ export function createServices(config: Config, db: Db, log: FastifyBaseLogger, a
     authByEmail: createRateLimiter({ max, windowMs }),
     signupByIp: createRateLimiter({ max: max * 3, windowMs }),
   };
-  const publicUrl = () => config.publicUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+  const publicUrl = () =>
+    config.publicUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
   return {
     db,
     outbox,

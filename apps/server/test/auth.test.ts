@@ -50,7 +50,10 @@ describe('sign up, sign in, sign out', () => {
 
   it('signs in with the right password and rejects a wrong one or an unknown email with the same message', async () => {
     expect((await login('alice@example.com', 'long-enough-pw')).statusCode).toBe(200);
-    for (const response of [await login('alice@example.com', 'wrong-password'), await login('nobody@example.com', 'x')]) {
+    for (const response of [
+      await login('alice@example.com', 'wrong-password'),
+      await login('nobody@example.com', 'x'),
+    ]) {
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({ error: 'Invalid email or password' });
     }
@@ -59,9 +62,21 @@ describe('sign up, sign in, sign out', () => {
   it('accepts Token and Bearer schemes and rejects everything else with "Authentication required"', async () => {
     const { token } = await signUp(t, 'bob@example.com');
     expect((await t.app.inject({ url: '/auth/me', headers: auth(token) })).statusCode).toBe(200);
-    expect((await t.app.inject({ url: '/auth/me', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
-    for (const authorization of [undefined, '', 'Token', `Basic ${token}`, `Token ${token}x`, 'Token not-a-real-session-token']) {
-      const response = await t.app.inject({ url: '/auth/me', headers: authorization === undefined ? {} : { authorization } });
+    expect((await t.app.inject({ url: '/auth/me', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(
+      200,
+    );
+    for (const authorization of [
+      undefined,
+      '',
+      'Token',
+      `Basic ${token}`,
+      `Token ${token}x`,
+      'Token not-a-real-session-token',
+    ]) {
+      const response = await t.app.inject({
+        url: '/auth/me',
+        headers: authorization === undefined ? {} : { authorization },
+      });
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({ error: 'Authentication required' });
     }
@@ -88,7 +103,11 @@ describe('sign up, sign in, sign out', () => {
 describe('password reset', () => {
   it('emails a single-use link, sets the new password, and ends old sessions', async () => {
     const { token: oldSession } = await signUp(t, 'erin@example.com');
-    const forgot = await t.app.inject({ method: 'POST', url: '/auth/password/forgot', payload: { email: 'erin@example.com' } });
+    const forgot = await t.app.inject({
+      method: 'POST',
+      url: '/auth/password/forgot',
+      payload: { email: 'erin@example.com' },
+    });
     expect(forgot.statusCode).toBe(202);
     expect(forgot.json()).toEqual({ message: FORGOT_PASSWORD_MESSAGE });
     await t.app.services.outbox.flush();

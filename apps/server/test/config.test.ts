@@ -11,7 +11,10 @@ describe('config', () => {
   });
 
   it('uses PostgreSQL when DATABASE_URL is set', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://u@localhost/db' }).database).toEqual({ kind: 'postgres', url: 'postgres://u@localhost/db' });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@localhost/db' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@localhost/db',
+    });
   });
 
   it.each([

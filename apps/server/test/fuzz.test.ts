@@ -10,11 +10,18 @@ const routes: { method: string; url: string }[] = [];
 beforeAll(async () => {
   t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '100000', AUTH_RATE_LIMIT_MAX: '100000' });
   await seedDemoData(t.app.services, t.app.log);
-  token = (await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'staff@example.com', password: 'staff-password' } })).json().token;
+  token = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: 'staff@example.com', password: 'staff-password' },
+    })
+  ).json().token;
   for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
     const match = /([/\w.:*-]+) \(([A-Z, ]+)\)/.exec(line.replace(/[│├└─\s]+(?=\/)/, ''));
     if (!match) continue;
-    for (const method of match[2]!.split(', ')) if (method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method, url: match[1]! });
+    for (const method of match[2]!.split(', '))
+      if (method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method, url: match[1]! });
   }
 });
 
@@ -33,7 +40,18 @@ describe('no client input produces a 5xx', () => {
         fc.nat(),
         fc.oneof(jsonValue, fc.string(), fc.constant(undefined)),
         fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 20 }), { maxKeys: 3 }),
-        fc.record({ authorization: fc.option(headerValue), 'content-type': fc.option(fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', '')) }),
+        fc.record({
+          authorization: fc.option(headerValue),
+          'content-type': fc.option(
+            fc.constantFrom(
+              'application/json',
+              'text/plain',
+              'application/x-www-form-urlencoded',
+              'multipart/form-data',
+              '',
+            ),
+          ),
+        }),
         fc.boolean(),
         fc.string({ maxLength: 12 }),
         async (index, body, query, headers, signedIn, param) => {
@@ -48,7 +66,12 @@ describe('no client input produces a 5xx', () => {
             url,
             query,
             headers: requestHeaders,
-            payload: body === undefined || route.method === 'GET' ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+            payload:
+              body === undefined || route.method === 'GET'
+                ? undefined
+                : typeof body === 'string'
+                  ? body
+                  : JSON.stringify(body),
           });
           expect(response.statusCode, `${route.method} ${url} → ${response.body}`).toBeLessThan(500);
           if (response.statusCode >= 400 && response.headers['content-type']?.toString().includes('json')) {

@@ -101,7 +101,12 @@ describe('POST /staff/keys', () => {
   it('is forbidden to customers and team members, and needs a session', async () => {
     for (const role of [undefined, 'team']) {
       const { token } = await signUp(t, `not-staff-${role ?? 'customer'}@example.com`, { role });
-      const response = await t.app.inject({ method: 'POST', url: '/staff/keys', headers: auth(token), payload: { tier: 'LITE', count: 1 } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/staff/keys',
+        headers: auth(token),
+        payload: { tier: 'LITE', count: 1 },
+      });
       expect(response.statusCode).toBe(403);
       expect(response.json().error).toBeTypeOf('string');
     }
@@ -111,7 +116,12 @@ describe('POST /staff/keys', () => {
 
   it('validates the tier and count', async () => {
     const { token } = await signUp(t, 'ops2@example.com', { role: 'staff' });
-    for (const payload of [{ tier: 'GOLD', count: 1 }, { tier: 'PRO', count: 0 }, { tier: 'PRO', count: 1.5 }, { tier: 'PRO' }]) {
+    for (const payload of [
+      { tier: 'GOLD', count: 1 },
+      { tier: 'PRO', count: 0 },
+      { tier: 'PRO', count: 1.5 },
+      { tier: 'PRO' },
+    ]) {
       const response = await t.app.inject({ method: 'POST', url: '/staff/keys', headers: auth(token), payload });
       expect(response.statusCode).toBe(400);
       expect(response.json().error).toBeTypeOf('string');

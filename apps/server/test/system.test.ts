@@ -15,8 +15,12 @@ describe('system routes and bad input', () => {
 
   it('serves the OpenAPI document generated from the contracts, and a docs page', async () => {
     const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/auth/login', '/auth/signup', '/keys/', '/staff/keys']));
-    expect(doc.paths['/auth/login'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('email');
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/auth/login', '/auth/signup', '/keys/', '/staff/keys']),
+    );
+    expect(doc.paths['/auth/login'].post.requestBody.content['application/json'].schema.properties).toHaveProperty(
+      'email',
+    );
     const docs = await t.app.inject({ url: '/api/docs' });
     expect([200, 302]).toContain(docs.statusCode);
   });
@@ -28,7 +32,12 @@ describe('system routes and bad input', () => {
   });
 
   it('rejects malformed JSON with 400 and a body over 1 MB with 413', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBeTypeOf('string');
     const big = await t.app.inject({
@@ -42,7 +51,11 @@ describe('system routes and bad input', () => {
   });
 
   it('names the field that is wrong', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/auth/signup', payload: { email: 'a@b.co', password: 'short', name: 'A' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/auth/signup',
+      payload: { email: 'a@b.co', password: 'short', name: 'A' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ error: 'password: Password must be at least 8 characters' });
   });

@@ -88,7 +88,9 @@ const locksHeldHere = new Set<string>();
 function lockDataDir(dataDir: string): () => void {
   const lockPath = path.join(dataDir, 'keyport.lock');
   if (locksHeldHere.has(lockPath)) {
-    throw new DataDirLockedError(`The data directory ${dataDir} is in use by another Keyport process (pid ${process.pid}).`);
+    throw new DataDirLockedError(
+      `The data directory ${dataDir} is in use by another Keyport process (pid ${process.pid}).`,
+    );
   }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

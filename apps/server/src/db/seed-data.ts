@@ -18,13 +18,35 @@ interface SeedKey {
 
 /** The demo customer's 9 keys: 3 PRO, 3 REGULAR, 3 LITE; some connected, some not, one secondary_url 'None'. */
 export const DEMO_CUSTOMER_KEYS: SeedKey[] = [
-  { apiKey: 'PR0A1-DEM0K-EY001-AURRA-PR001', tier: 'PRO', mainUrl: 'https://aurora-outfitters.com', myshopify: 'aurora-outfitters.myshopify.com', secondaryUrl: 'https://aurora-outfitters.co.uk' },
-  { apiKey: 'PR0B2-DEM0K-EY002-BLMHS-PR002', tier: 'PRO', linkedAppStore: 'bloom-house.myshopify.com', myshopify: 'bloom-house.myshopify.com', secondaryUrl: 'None' },
+  {
+    apiKey: 'PR0A1-DEM0K-EY001-AURRA-PR001',
+    tier: 'PRO',
+    mainUrl: 'https://aurora-outfitters.com',
+    myshopify: 'aurora-outfitters.myshopify.com',
+    secondaryUrl: 'https://aurora-outfitters.co.uk',
+  },
+  {
+    apiKey: 'PR0B2-DEM0K-EY002-BLMHS-PR002',
+    tier: 'PRO',
+    linkedAppStore: 'bloom-house.myshopify.com',
+    myshopify: 'bloom-house.myshopify.com',
+    secondaryUrl: 'None',
+  },
   { apiKey: 'PR0C3-DEM0K-EY003-SPARE-PR003', tier: 'PRO' },
-  { apiKey: 'RG0A1-DEM0K-EY004-CDRWD-RG001', tier: 'REGULAR', mainUrl: 'https://cedarwood-coffee.com', myshopify: 'cedarwood-coffee.myshopify.com' },
+  {
+    apiKey: 'RG0A1-DEM0K-EY004-CDRWD-RG001',
+    tier: 'REGULAR',
+    mainUrl: 'https://cedarwood-coffee.com',
+    myshopify: 'cedarwood-coffee.myshopify.com',
+  },
   { apiKey: 'RG0B2-DEM0K-EY005-SPARE-RG002', tier: 'REGULAR' },
   { apiKey: 'RG0C3-DEM0K-EY006-DNMDL-RG003', tier: 'REGULAR', myshopify: 'dune-and-dale.myshopify.com' },
-  { apiKey: 'LT0A1-DEM0K-EY007-EMBRS-LT001', tier: 'LITE', mainUrl: 'https://embers-candles.com', myshopify: 'embers-candles.myshopify.com' },
+  {
+    apiKey: 'LT0A1-DEM0K-EY007-EMBRS-LT001',
+    tier: 'LITE',
+    mainUrl: 'https://embers-candles.com',
+    myshopify: 'embers-candles.myshopify.com',
+  },
   { apiKey: 'LT0B2-DEM0K-EY008-SPARE-LT002', tier: 'LITE' },
   { apiKey: 'LT0C3-DEM0K-EY009-SPARE-LT003', tier: 'LITE' },
 ];
@@ -32,7 +54,12 @@ export const DEMO_CUSTOMER_KEYS: SeedKey[] = [
 export const DEMO_USER_STORES = ['aurora-outfitters.myshopify.com', 'bloom-house.myshopify.com'];
 
 export const TEAM_KEYS: SeedKey[] = [
-  { apiKey: 'PR0T1-TEAMK-EY001-FJRDS-PR101', tier: 'PRO', mainUrl: 'https://fjord-studio.com', myshopify: 'fjord-studio.myshopify.com' },
+  {
+    apiKey: 'PR0T1-TEAMK-EY001-FJRDS-PR101',
+    tier: 'PRO',
+    mainUrl: 'https://fjord-studio.com',
+    myshopify: 'fjord-studio.myshopify.com',
+  },
   { apiKey: 'LT0T2-TEAMK-EY002-SPARE-LT101', tier: 'LITE' },
 ];
 

@@ -1,7 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../services';
 import { licenseKeys, orders, userStores, users } from './schema';
-import { DEMO_ACCOUNTS, DEMO_CUSTOMER_KEYS, DEMO_ORDER_AGES_MONTHS, DEMO_USER_STORES, TEAM_KEYS, UNCLAIMED_KEYS } from './seed-data';
+import {
+  DEMO_ACCOUNTS,
+  DEMO_CUSTOMER_KEYS,
+  DEMO_ORDER_AGES_MONTHS,
+  DEMO_USER_STORES,
+  TEAM_KEYS,
+  UNCLAIMED_KEYS,
+} from './seed-data';
 import { findUserByEmail } from '../modules/auth/auth.repo';
 
 function monthsAgo(months: number, now: Date): Date {

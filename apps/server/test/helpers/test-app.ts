@@ -22,10 +22,9 @@ export function getTestDatabase(): Promise<Database> {
 }
 
 export async function resetDatabase(db: Db): Promise<void> {
-  const result = await db.execute<{ tablename: string }>(
-    sql`select tablename from pg_tables where schemaname = 'public'`,
-  );
-  const rows = 'rows' in result ? (result.rows as { tablename: string }[]) : (result as unknown as { tablename: string }[]);
+  const result: unknown = await db.execute(sql`select tablename from pg_tables where schemaname = 'public'`);
+  // node-postgres and PGlite both answer { rows }.
+  const rows = (result as { rows: { tablename: string }[] }).rows;
   if (rows.length === 0) return;
   const names = rows.map((row) => `"${row.tablename}"`).join(', ');
   await db.execute(sql.raw(`truncate table ${names} restart identity cascade`));
@@ -67,7 +66,11 @@ export async function signUp(
   });
   if (response.statusCode !== 201) throw new Error(`signup failed: ${response.body}`);
   const body = response.json<{ token: string; user: { id: number } }>();
-  if (options.role) await testApp.db.update(users).set({ role: options.role }).where(sql`${users.id} = ${body.user.id}`);
+  if (options.role)
+    await testApp.db
+      .update(users)
+      .set({ role: options.role })
+      .where(sql`${users.id} = ${body.user.id}`);
   return { token: body.token, id: body.user.id };
 }
 

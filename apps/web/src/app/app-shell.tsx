@@ -7,7 +7,10 @@ export function AppShell() {
   return (
     <RequireAuth>
       <div className="min-h-dvh">
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
           Skip to content
         </a>
         <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">

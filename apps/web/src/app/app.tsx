@@ -15,6 +15,7 @@ export function App() {
       onUnauthorized(() => {
         queryClient.clear();
         const { pathname, search } = router.state.location;
+        if (pathname === '/login') return; // several calls can fail at once; send the person once
         void router.navigate(`/login?reason=expired&next=${encodeURIComponent(pathname + search)}`, { replace: true });
       }),
     [queryClient, router],

@@ -1,8 +1,12 @@
 import { z } from 'zod/mini';
 import { defineContract } from './define';
 
-const email = z.string().check(z.trim(), z.toLowerCase(), z.email('Enter a valid email address'), z.maxLength(254, 'Email is too long'));
-const password = z.string().check(z.minLength(8, 'Password must be at least 8 characters'), z.maxLength(200, 'Password is too long'));
+const email = z
+  .string()
+  .check(z.trim(), z.toLowerCase(), z.email('Enter a valid email address'), z.maxLength(254, 'Email is too long'));
+const password = z
+  .string()
+  .check(z.minLength(8, 'Password must be at least 8 characters'), z.maxLength(200, 'Password is too long'));
 
 export const OrderSummarySchema = z.object({ id: z.int(), created_at: z.string() });
 
@@ -85,7 +89,9 @@ export const resetPassword = defineContract({
   tags: ['auth'],
   access: 'public',
   body: z.object({
-    token: z.string().check(z.minLength(1, 'The reset link is incomplete'), z.maxLength(200, 'The reset link is invalid')),
+    token: z
+      .string()
+      .check(z.minLength(1, 'The reset link is incomplete'), z.maxLength(200, 'The reset link is invalid')),
     password,
   }),
   response: SessionSchema,
@@ -103,4 +109,5 @@ export const getUserStores = defineContract({
   response: z.object({ stores: z.array(UserStoreSchema) }),
 });
 
-export const FORGOT_PASSWORD_MESSAGE = 'If an account exists for that email, we have sent a link to reset the password.';
+export const FORGOT_PASSWORD_MESSAGE =
+  'If an account exists for that email, we have sent a link to reset the password.';

@@ -25,11 +25,16 @@ export const defineContract = <const C extends Contract>(contract: C): C => cont
 type Field<C, K extends keyof Contract> = C extends { [P in K]: infer S extends $ZodType } ? S : undefined;
 export type BodyOf<C extends Contract> = Field<C, 'body'> extends $ZodType ? z.input<Field<C, 'body'>> : undefined;
 export type QueryOf<C extends Contract> = Field<C, 'query'> extends $ZodType ? z.input<Field<C, 'query'>> : undefined;
-export type ParamsOf<C extends Contract> = Field<C, 'params'> extends $ZodType ? z.input<Field<C, 'params'>> : undefined;
-export type ParsedBodyOf<C extends Contract> = Field<C, 'body'> extends $ZodType ? z.output<Field<C, 'body'>> : undefined;
-export type ParsedQueryOf<C extends Contract> = Field<C, 'query'> extends $ZodType ? z.output<Field<C, 'query'>> : undefined;
-export type ParsedParamsOf<C extends Contract> = Field<C, 'params'> extends $ZodType ? z.output<Field<C, 'params'>> : undefined;
-export type ResponseOf<C extends Contract> = Field<C, 'response'> extends $ZodType ? z.output<Field<C, 'response'>> : void;
+export type ParamsOf<C extends Contract> =
+  Field<C, 'params'> extends $ZodType ? z.input<Field<C, 'params'>> : undefined;
+export type ParsedBodyOf<C extends Contract> =
+  Field<C, 'body'> extends $ZodType ? z.output<Field<C, 'body'>> : undefined;
+export type ParsedQueryOf<C extends Contract> =
+  Field<C, 'query'> extends $ZodType ? z.output<Field<C, 'query'>> : undefined;
+export type ParsedParamsOf<C extends Contract> =
+  Field<C, 'params'> extends $ZodType ? z.output<Field<C, 'params'>> : undefined;
+export type ResponseOf<C extends Contract> =
+  Field<C, 'response'> extends $ZodType ? z.output<Field<C, 'response'>> : void;
 
 /** Every error response: `{ "error": "…" }` plus a status code. */
 export const ErrorSchema = z.object({ error: z.string() });

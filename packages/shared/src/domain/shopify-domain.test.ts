@@ -63,24 +63,14 @@ describe('§5 validateShopifyDomainInput', () => {
     ['   ', { ok: false, error: 'Please enter your Shopify store domain' }],
     ['my-store', { ok: true, domain: 'my-store.myshopify.com' }],
     ['https://My-Store.myshopify.com/', { ok: true, domain: 'my-store.myshopify.com' }],
-    [
-      'shop.com',
-      { ok: false, error: 'Please enter a valid Shopify store domain (shop.com.myshopify.com)' },
-    ],
-    [
-      'my store',
-      { ok: false, error: 'Please enter a valid Shopify store domain (my store.myshopify.com)' },
-    ],
-    [
-      'my_store',
-      { ok: false, error: 'Please enter a valid Shopify store domain (my_store.myshopify.com)' },
-    ],
+    ['shop.com', { ok: false, error: 'Please enter a valid Shopify store domain (shop.com.myshopify.com)' }],
+    ['my store', { ok: false, error: 'Please enter a valid Shopify store domain (my store.myshopify.com)' }],
+    ['my_store', { ok: false, error: 'Please enter a valid Shopify store domain (my_store.myshopify.com)' }],
     [
       'https://my-store.myshopify.com/admin',
       {
         ok: false,
-        error:
-          'Please enter a valid Shopify store domain (my-store.myshopify.com/admin.myshopify.com)',
+        error: 'Please enter a valid Shopify store domain (my-store.myshopify.com/admin.myshopify.com)',
       },
     ],
     ['https://', { ok: false, error: 'Please enter a valid Shopify store domain ()' }],
@@ -91,27 +81,9 @@ describe('§5 validateShopifyDomainInput', () => {
 
 describe('§5 validateWizardDomain', () => {
   it.each<[string, string, string | null, boolean, ShopifyDomainResult]>([
-    [
-      'selected, nothing typed',
-      '',
-      'picked.myshopify.com',
-      true,
-      { ok: true, domain: 'picked.myshopify.com' },
-    ],
-    [
-      'selected, whitespace typed',
-      '   ',
-      'picked.myshopify.com',
-      true,
-      { ok: true, domain: 'picked.myshopify.com' },
-    ],
-    [
-      'typed wins over selected',
-      'typed',
-      'picked.myshopify.com',
-      true,
-      { ok: true, domain: 'typed.myshopify.com' },
-    ],
+    ['selected, nothing typed', '', 'picked.myshopify.com', true, { ok: true, domain: 'picked.myshopify.com' }],
+    ['selected, whitespace typed', '   ', 'picked.myshopify.com', true, { ok: true, domain: 'picked.myshopify.com' }],
+    ['typed wins over selected', 'typed', 'picked.myshopify.com', true, { ok: true, domain: 'typed.myshopify.com' }],
     [
       'typed, no stores listed',
       'https://Typed.myshopify.com/',
@@ -162,15 +134,10 @@ describe('§5 validateWizardDomain', () => {
 describe('robustness', () => {
   it('never throws and only ever returns valid myshopify domains', () => {
     fc.assert(
-      fc.property(
-        fc.string(),
-        fc.option(fc.string()),
-        fc.boolean(),
-        (typed, selected, storesListed) => {
-          const result = validateWizardDomain({ typed, selected, storesListed });
-          if (result.ok) expect(isMyshopifyDomain(result.domain)).toBe(true);
-        },
-      ),
+      fc.property(fc.string(), fc.option(fc.string()), fc.boolean(), (typed, selected, storesListed) => {
+        const result = validateWizardDomain({ typed, selected, storesListed });
+        if (result.ok) expect(isMyshopifyDomain(result.domain)).toBe(true);
+      }),
     );
   });
 });

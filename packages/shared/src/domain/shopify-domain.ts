@@ -71,9 +71,7 @@ export function validateWizardDomain(params: {
   if (candidate === '') {
     return {
       ok: false,
-      error: params.storesListed
-        ? SHOPIFY_DOMAIN_MESSAGES.selectOrEnter
-        : SHOPIFY_DOMAIN_MESSAGES.noSelection,
+      error: params.storesListed ? SHOPIFY_DOMAIN_MESSAGES.selectOrEnter : SHOPIFY_DOMAIN_MESSAGES.noSelection,
     };
   }
   return validateShopifyDomainInput(candidate);

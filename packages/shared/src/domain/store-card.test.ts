@@ -47,20 +47,8 @@ describe('§3 deriveStoreCard: domain, name and installed', () => {
       'shop',
       true,
     ],
-    [
-      'http prefix stripped for name',
-      { main_url: 'http://www.shop.com' },
-      'http://www.shop.com',
-      'www',
-      true,
-    ],
-    [
-      'myshopify as last resort',
-      { myshopify: 'store-1.myshopify.com' },
-      'store-1.myshopify.com',
-      'store-1',
-      true,
-    ],
+    ['http prefix stripped for name', { main_url: 'http://www.shop.com' }, 'http://www.shop.com', 'www', true],
+    ['myshopify as last resort', { myshopify: 'store-1.myshopify.com' }, 'store-1.myshopify.com', 'store-1', true],
     [
       "'None' text is empty",
       { linked_app_store: 'None', main_url: 'None', myshopify: 'x.myshopify.com' },
@@ -85,13 +73,7 @@ describe('§3 deriveStoreCard: domain, name and installed', () => {
       false,
     ],
     ['nothing set, lite', { lite: true }, 'None', 'LITE License', false],
-    [
-      'bare protocol gives tier name',
-      { pro: true, main_url: 'https://' },
-      'https://',
-      'PRO License',
-      true,
-    ],
+    ['bare protocol gives tier name', { pro: true, main_url: 'https://' }, 'https://', 'PRO License', true],
   ])('%s', (_label, overrides, domain, name, installed) => {
     const card = deriveStoreCard(makeKey(overrides));
     expect(card.domain).toBe(domain);
@@ -123,9 +105,7 @@ describe('§3 deriveStoreCard: myshopify and secondary_url normalised', () => {
     ['  ', ''],
     ['https://second.com', 'https://second.com'],
   ])('%j → %j', (value, expected) => {
-    const card = deriveStoreCard(
-      makeKey({ myshopify: value, secondary_url: value, id: 7, api_key: 'K' }),
-    );
+    const card = deriveStoreCard(makeKey({ myshopify: value, secondary_url: value, id: 7, api_key: 'K' }));
     expect(card.myshopify).toBe(expected);
     expect(card.secondary_url).toBe(expected);
     expect(card.id).toBe(7);
@@ -219,14 +199,11 @@ describe('§2/§9 paginate', () => {
     [[], 5, 6, [], 1, 1],
     [[1, 2, 3, 4, 5, 6], 2, 6, [1, 2, 3, 4, 5, 6], 1, 1],
     [[1, 2, 3], 2, 0, [2], 2, 3],
-  ])(
-    '%j page %d size %d → %j (page %d of %d)',
-    (items, page, size, expected, expectedPage, pageCount) => {
-      expect(paginate(items, page, size)).toEqual({
-        items: expected,
-        page: expectedPage,
-        pageCount,
-      });
-    },
-  );
+  ])('%j page %d size %d → %j (page %d of %d)', (items, page, size, expected, expectedPage, pageCount) => {
+    expect(paginate(items, page, size)).toEqual({
+      items: expected,
+      page: expectedPage,
+      pageCount,
+    });
+  });
 });

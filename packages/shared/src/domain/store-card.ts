@@ -69,9 +69,7 @@ export function cardTier(card: Pick<StoreCard, 'keyTypes'>): Tier {
 }
 
 /** §3: connected when installed is set and a domain or myshopify value exists. */
-export function isStoreConnected(
-  card: Pick<StoreCard, 'installed' | 'domain' | 'myshopify'>,
-): boolean {
+export function isStoreConnected(card: Pick<StoreCard, 'installed' | 'domain' | 'myshopify'>): boolean {
   const hasDomain = normaliseOptionalText(card.domain) !== '';
   const hasMyshopify = normaliseOptionalText(card.myshopify) !== '';
   return card.installed && (hasDomain || hasMyshopify);
@@ -85,8 +83,8 @@ export function isStoreConnected(
 export function matchesStoreSearch(card: StoreCard, query: string): boolean {
   const needle = query.trim().toLowerCase();
   if (needle === '') return true;
-  return [card.name, normaliseOptionalText(card.domain), card.myshopify, card.api_key].some(
-    (field) => field.toLowerCase().includes(needle),
+  return [card.name, normaliseOptionalText(card.domain), card.myshopify, card.api_key].some((field) =>
+    field.toLowerCase().includes(needle),
   );
 }
 
@@ -96,9 +94,7 @@ export function filterStoreCards(
   filter: { query: string; type: StoreTypeFilter },
 ): StoreCard[] {
   return cards.filter(
-    (card) =>
-      (filter.type === 'ALL' || cardTier(card) === filter.type) &&
-      matchesStoreSearch(card, filter.query),
+    (card) => (filter.type === 'ALL' || cardTier(card) === filter.type) && matchesStoreSearch(card, filter.query),
   );
 }
 

@@ -18,11 +18,7 @@ describe('§4 computeSupportStatus: has_lifetime_support flag', () => {
       { has_lifetime_support: true, orders: [{ created_at: '2001-01-01' }] },
       { kind: 'lifetime' },
     ],
-    [
-      'future date → active',
-      { has_lifetime_support: '2027-03-01' },
-      { kind: 'active', until: d('2027-03-01') },
-    ],
+    ['future date → active', { has_lifetime_support: '2027-03-01' }, { kind: 'active', until: d('2027-03-01') }],
     [
       'future datetime → active',
       { has_lifetime_support: '2026-06-15T12:00:01Z' },
@@ -33,20 +29,12 @@ describe('§4 computeSupportStatus: has_lifetime_support flag', () => {
       { has_lifetime_support: '2026-06-15T12:00:00Z' },
       { kind: 'expired', until: d('2026-06-15T12:00:00Z') },
     ],
-    [
-      'past date → expired',
-      { has_lifetime_support: '2025-01-31' },
-      { kind: 'expired', until: d('2025-01-31') },
-    ],
+    ['past date → expired', { has_lifetime_support: '2025-01-31' }, { kind: 'expired', until: d('2025-01-31') }],
     ['invalid date → unknown', { has_lifetime_support: 'not-a-date' }, { kind: 'unknown' }],
     ['empty string → unknown', { has_lifetime_support: '' }, { kind: 'unknown' }],
     ["'true' text → unknown", { has_lifetime_support: 'true' }, { kind: 'unknown' }],
     ["bare number text '1' → unknown", { has_lifetime_support: '1' }, { kind: 'unknown' }],
-    [
-      'impossible day 2027-02-31 → unknown',
-      { has_lifetime_support: '2027-02-31' },
-      { kind: 'unknown' },
-    ],
+    ['impossible day 2027-02-31 → unknown', { has_lifetime_support: '2027-02-31' }, { kind: 'unknown' }],
     ['month 13 → unknown', { has_lifetime_support: '2027-13-01' }, { kind: 'unknown' }],
     [
       'HTTP date → active',
@@ -120,11 +108,7 @@ describe('§4/§9 computeSupportStatus: unset flag uses newest order + 1 year', 
     ['no orders → unknown', { orders: [] }, { kind: 'unknown' }],
     ['orders missing → unknown', {}, { kind: 'unknown' }],
     ['orders null → unknown', { orders: null }, { kind: 'unknown' }],
-    [
-      'only invalid order dates → unknown',
-      { orders: [{ created_at: '' }, { created_at: 'x' }] },
-      { kind: 'unknown' },
-    ],
+    ['only invalid order dates → unknown', { orders: [{ created_at: '' }, { created_at: 'x' }] }, { kind: 'unknown' }],
   ])('%s', (_label, user, expected) => {
     expect(computeSupportStatus(user, NOW)).toEqual(expected);
   });

@@ -5,10 +5,7 @@
  */
 
 export type SupportStatus =
-  | { kind: 'lifetime' }
-  | { kind: 'active'; until: Date }
-  | { kind: 'expired'; until?: Date }
-  | { kind: 'unknown' };
+  { kind: 'lifetime' } | { kind: 'active'; until: Date } | { kind: 'expired'; until?: Date } | { kind: 'unknown' };
 
 export interface SupportUser {
   has_lifetime_support?: boolean | string | null;
@@ -45,11 +42,8 @@ function supportEndFromOrders(orders: unknown): Date | null {
   let newest: number | null = null;
   for (const order of orders as unknown[]) {
     const createdAt =
-      typeof order === 'object' && order !== null
-        ? parseDate((order as { created_at?: unknown }).created_at)
-        : null;
-    if (createdAt && (newest === null || createdAt.getTime() > newest))
-      newest = createdAt.getTime();
+      typeof order === 'object' && order !== null ? parseDate((order as { created_at?: unknown }).created_at) : null;
+    if (createdAt && (newest === null || createdAt.getTime() > newest)) newest = createdAt.getTime();
   }
   if (newest === null) return null;
   const end = new Date(newest);

@@ -36,10 +36,7 @@ describe('§5 normaliseWebsiteDomain', () => {
     ['  Example.COM  ', { ok: true, host: 'example.com', original: 'example.com' }],
     ['https://example.com/', { ok: true, host: 'example.com', original: 'example.com' }],
     ['http://example.com//', { ok: true, host: 'example.com', original: 'example.com' }],
-    [
-      'HTTPS://Example.com/collections/all?x=1',
-      { ok: true, host: 'example.com', original: 'example.com' },
-    ],
+    ['HTTPS://Example.com/collections/all?x=1', { ok: true, host: 'example.com', original: 'example.com' }],
     ['example.com#top', { ok: true, host: 'example.com', original: 'example.com' }],
     ['example.co.uk', { ok: true, host: 'example.co.uk', original: 'example.co.uk' }],
     ['my-shop2.store', { ok: true, host: 'my-shop2.store', original: 'my-shop2.store' }],
@@ -79,10 +76,7 @@ describe('§5 normaliseWebsiteDomain', () => {
         notice: converted('store.example.com.br', 'example.com.br'),
       },
     ],
-    [
-      'shop.myshopify.com',
-      { ok: true, host: 'shop.myshopify.com', original: 'shop.myshopify.com' },
-    ],
+    ['shop.myshopify.com', { ok: true, host: 'shop.myshopify.com', original: 'shop.myshopify.com' }],
     [
       'blog.me.github.io',
       {
@@ -120,14 +114,8 @@ describe('§5 normaliseMyshopifyField', () => {
   it.each<[string, MyshopifyFieldResult]>([
     ['my-store', { ok: true, host: 'my-store.myshopify.com' }],
     ['https://My-Store.myshopify.com/', { ok: true, host: 'my-store.myshopify.com' }],
-    [
-      'shop.com',
-      { ok: false, error: 'Please enter a valid Shopify store domain (shop.com.myshopify.com)' },
-    ],
-    [
-      'a.b.myshopify.com',
-      { ok: false, error: 'Please enter a valid Shopify store domain (a.b.myshopify.com)' },
-    ],
+    ['shop.com', { ok: false, error: 'Please enter a valid Shopify store domain (shop.com.myshopify.com)' }],
+    ['a.b.myshopify.com', { ok: false, error: 'Please enter a valid Shopify store domain (a.b.myshopify.com)' }],
     ['', { ok: false, error: 'Please enter your Shopify store domain' }],
   ])('%j → %j', (input, expected) => {
     expect(normaliseMyshopifyField(input)).toEqual(expected);
@@ -218,13 +206,7 @@ describe('§5 validateConnectionDomains', () => {
         myshopify: 'https://shop.myshopify.com',
         secondary_url: 'https://shop.co.uk',
         notices: [converted('www.shop.com', 'shop.com'), converted('eu.shop.co.uk', 'shop.co.uk')],
-        whitelist: [
-          'shop.com',
-          'www.shop.com',
-          'shop.myshopify.com',
-          'shop.co.uk',
-          'eu.shop.co.uk',
-        ],
+        whitelist: ['shop.com', 'www.shop.com', 'shop.myshopify.com', 'shop.co.uk', 'eu.shop.co.uk'],
       },
     ],
     [

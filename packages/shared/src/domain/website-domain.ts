@@ -112,9 +112,7 @@ export function validateConnectionDomains(input: ConnectionDomainsInput): Connec
   }
   const notices = new Set<string>();
   const whitelist = new Set<string>();
-  const website = (
-    value: string,
-  ): { ok: true; url: string | null } | { ok: false; error: string } => {
+  const website = (value: string): { ok: true; url: string | null } | { ok: false; error: string } => {
     if (value === '') return { ok: true, url: null };
     const result = normaliseWebsiteDomain(value);
     if (!result.ok) return result;

@@ -9,7 +9,10 @@ export function createLogEmailAdapter(log: FastifyBaseLogger): EmailPort {
   return {
     name: 'log',
     async send(message) {
-      log.info({ email: { to: message.to, subject: message.subject } }, `Email (not sent, no SMTP_URL):\n${message.text}`);
+      log.info(
+        { email: { to: message.to, subject: message.subject } },
+        `Email (not sent, no SMTP_URL):\n${message.text}`,
+      );
     },
   };
 }

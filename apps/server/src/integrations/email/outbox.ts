@@ -24,7 +24,10 @@ export function createOutbox(db: Db, port: EmailPort, log: FastifyBaseLogger) {
         await db.update(emailOutbox).set({ sentAt: new Date() }).where(eq(emailOutbox.id, row.id));
       } catch (error) {
         log.error({ err: error, outboxId: row.id }, 'email delivery failed');
-        await db.update(emailOutbox).set({ error: String(error) }).where(eq(emailOutbox.id, row.id));
+        await db
+          .update(emailOutbox)
+          .set({ error: String(error) })
+          .where(eq(emailOutbox.id, row.id));
       }
     }
   }

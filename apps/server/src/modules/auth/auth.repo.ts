@@ -36,8 +36,8 @@ export async function insertSession(db: DbOrTx, userId: number, tokenHash: strin
   await db.insert(sessions).values({ userId, tokenHash, expiresAt });
 }
 
-/** The session's user, if the session exists and has not expired. */
-export function findSessionUser(db: DbOrTx, tokenHash: string, now: Date) {
+/** The session's user, if the session exists and has not expired. Prepared: it runs on every signed-in call. */
+export function prepareFindSessionUser(db: DbOrTx) {
   return db
     .select({
       sessionId: sessions.id,
@@ -49,8 +49,8 @@ export function findSessionUser(db: DbOrTx, tokenHash: string, now: Date) {
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
-    .then((rows) => rows[0] ?? null);
+    .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .prepare('find_session_user');
 }
 
 export async function extendSession(db: DbOrTx, sessionId: number, expiresAt: Date) {

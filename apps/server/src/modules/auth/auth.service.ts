@@ -11,6 +11,8 @@ import { generateSecret, hashSecret } from './tokens';
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const SESSION_TTL_MS = 30 * DAY_MS;
 const RESET_TTL_MS = 60 * 60 * 1000;
+const SESSION_CACHE_MS = 10_000;
+const SESSION_CACHE_MAX = 10_000;
 // algorithm 2 is Argon2id (a const enum in @node-rs/argon2, which isolatedModules cannot import).
 const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
@@ -28,6 +30,13 @@ export interface AuthServiceDeps {
 export function createAuthService(deps: AuthServiceDeps) {
   const { db, outbox, limits } = deps;
   const now = deps.now ?? (() => new Date());
+  // Recently resolved sessions, so a signed-in page load does not pay a session query on every call.
+  // Logout and password reset drop entries at once; other changes (a role) show within SESSION_CACHE_MS.
+  const findSessionUser = repo.prepareFindSessionUser(db);
+  const sessionCache = new Map<string, { user: AuthUser; until: number }>();
+  function forgetUserSessions(userId: number) {
+    for (const [key, entry] of sessionCache) if (entry.user.id === userId) sessionCache.delete(key);
+  }
   // Verified against for unknown emails, so a wrong email costs as long as a wrong password.
   const dummyHash = hash('not-a-real-password', ARGON2);
 
@@ -78,17 +87,31 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     async logout(token: string) {
-      await repo.deleteSession(db, hashSecret(token));
+      const tokenHash = hashSecret(token);
+      sessionCache.delete(tokenHash);
+      await repo.deleteSession(db, tokenHash);
     },
 
     /** The user behind a session token; extends the session when it is more than a day old (sliding expiry). */
     async resolveSession(token: string): Promise<AuthUser | null> {
       const current = now();
-      const row = await repo.findSessionUser(db, hashSecret(token), current);
-      if (!row) return null;
+      const tokenHash = hashSecret(token);
+      const cached = sessionCache.get(tokenHash);
+      if (cached && cached.until > current.getTime()) return cached.user;
+      const row = (await findSessionUser.execute({ tokenHash, now: current }))[0];
+      if (!row) {
+        sessionCache.delete(tokenHash);
+        return null;
+      }
       const renewed = current.getTime() + SESSION_TTL_MS;
       if (renewed - row.expiresAt.getTime() > DAY_MS) await repo.extendSession(db, row.sessionId, new Date(renewed));
-      return { id: row.id, email: row.email, name: row.name, role: row.role };
+      const user = { id: row.id, email: row.email, name: row.name, role: row.role };
+      if (sessionCache.size >= SESSION_CACHE_MAX) sessionCache.clear();
+      sessionCache.set(tokenHash, {
+        user,
+        until: Math.min(current.getTime() + SESSION_CACHE_MS, row.expiresAt.getTime()),
+      });
+      return user;
     },
 
     async forgotPassword(email: string, ip: string) {
@@ -121,6 +144,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         await repo.deleteUserSessions(tx, reset.userId);
         return reset.userId;
       });
+      forgetUserSessions(userId);
       return { token: await startSession(userId), user: await loadUser(userId) };
     },
 

@@ -1,12 +1,18 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { DbOrTx } from '../../db/client';
 import { licenseKeys } from '../../db/schema';
 
 export type LicenseKeyRow = typeof licenseKeys.$inferSelect;
 
-export function listKeysByOwner(db: DbOrTx, ownerId: number) {
-  return db.select().from(licenseKeys).where(eq(licenseKeys.ownerId, ownerId)).orderBy(asc(licenseKeys.id));
+/** The owner's keys, as a prepared statement: it runs on every dashboard load. */
+export function prepareListKeysByOwner(db: DbOrTx) {
+  return db
+    .select()
+    .from(licenseKeys)
+    .where(eq(licenseKeys.ownerId, sql.placeholder('ownerId')))
+    .orderBy(asc(licenseKeys.id))
+    .prepare('list_keys_by_owner');
 }
 
 /** Inserts new unclaimed keys; returns them. A (vanishingly unlikely) duplicate key is skipped, not overwritten. */

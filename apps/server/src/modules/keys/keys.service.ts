@@ -18,9 +18,10 @@ export function toKey(row: repo.LicenseKeyRow): Key {
 }
 
 export function createKeysService({ db }: { db: Db }) {
+  const listKeysByOwner = repo.prepareListKeysByOwner(db);
   return {
     async listKeys(ownerId: number): Promise<Key[]> {
-      const rows = await repo.listKeysByOwner(db, ownerId);
+      const rows = await listKeysByOwner.execute({ ownerId });
       return rows.map(toKey);
     },
 

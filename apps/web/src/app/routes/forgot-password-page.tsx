@@ -30,7 +30,15 @@ export function ForgotPasswordPage() {
       ) : (
         <form className="space-y-4" onSubmit={submit} noValidate>
           {forgot.error ? <Alert>{forgot.error.message}</Alert> : null}
-          <Field label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <Field
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
           <Button type="submit" className="w-full" disabled={forgot.isPending || !email}>
             {forgot.isPending ? 'Sending…' : 'Send reset link'}
           </Button>

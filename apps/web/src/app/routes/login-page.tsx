@@ -27,17 +27,39 @@ export function LoginPage() {
       footer={
         <>
           New here?{' '}
-          <Link className="font-medium text-brand-700 hover:underline" to={`/signup${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}>
+          <Link
+            className="font-medium text-brand-700 hover:underline"
+            to={`/signup${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}
+          >
             Create an account
           </Link>
         </>
       }
     >
       <form className="space-y-4" onSubmit={submit} noValidate>
-        {params.get('reason') === 'expired' && !login.error ? <Alert tone="info">Your session has ended. Please sign in again.</Alert> : null}
+        {params.get('reason') === 'expired' && !login.error ? (
+          <Alert tone="info">Your session has ended. Please sign in again.</Alert>
+        ) : null}
         {login.error ? <Alert>{login.error.message}</Alert> : null}
-        <Field label="Email" type="email" name="email" autoComplete="email" inputMode="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <Field label="Password" type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Field
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <Field
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         <div className="flex justify-end">
           <Link className="text-sm text-brand-700 hover:underline" to="/forgot-password">
             Forgot password?

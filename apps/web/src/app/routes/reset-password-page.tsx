@@ -36,7 +36,14 @@ export function ResetPasswordPage() {
     <AuthLayout title="Choose a new password" subtitle="You will be signed in once it is saved.">
       <form className="space-y-4" onSubmit={submit} noValidate>
         {reset.error ? <Alert>{reset.error.message}</Alert> : null}
-        <Field label="New password" type="password" autoComplete="new-password" hint="At least 8 characters." value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Field
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters."
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         <Field
           label="Repeat new password"
           type="password"

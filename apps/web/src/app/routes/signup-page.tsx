@@ -12,7 +12,8 @@ export function SignupPage() {
   const navigate = useNavigate();
   const signup = useSignup();
   const [form, setForm] = useState({ name: '', email: '', password: '' });
-  const update = (field: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [field]: e.target.value });
+  const update = (field: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm({ ...form, [field]: e.target.value });
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -35,7 +36,16 @@ export function SignupPage() {
       <form className="space-y-4" onSubmit={submit} noValidate>
         {signup.error ? <Alert>{signup.error.message}</Alert> : null}
         <Field label="Name" name="name" autoComplete="name" required value={form.name} onChange={update('name')} />
-        <Field label="Email" type="email" name="email" autoComplete="email" inputMode="email" required value={form.email} onChange={update('email')} />
+        <Field
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          value={form.email}
+          onChange={update('email')}
+        />
         <Field
           label="Password"
           type="password"
@@ -47,7 +57,11 @@ export function SignupPage() {
           value={form.password}
           onChange={update('password')}
         />
-        <Button type="submit" className="w-full" disabled={signup.isPending || !form.name || !form.email || !form.password}>
+        <Button
+          type="submit"
+          className="w-full"
+          disabled={signup.isPending || !form.name || !form.email || !form.password}
+        >
           {signup.isPending ? 'Creating account…' : 'Create account'}
         </Button>
       </form>

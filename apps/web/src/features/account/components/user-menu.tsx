@@ -29,7 +29,9 @@ export function UserMenu() {
         className="flex items-center gap-2 rounded-full py-1 pr-2 pl-1 text-sm text-slate-700 hover:bg-slate-100"
         aria-label="User menu"
       >
-        <span className="flex size-8 items-center justify-center rounded-full bg-brand-100 font-semibold text-brand-700">{initials}</span>
+        <span className="flex size-8 items-center justify-center rounded-full bg-brand-100 font-semibold text-brand-700">
+          {initials}
+        </span>
         <span className="hidden max-w-40 truncate sm:inline">{name}</span>
         <ChevronDown aria-hidden="true" className="size-4" />
       </DropdownMenuTrigger>
@@ -39,7 +41,9 @@ export function UserMenu() {
           <span className="block truncate">{me.data?.email}</span>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => logout.mutate(undefined, { onSettled: () => navigate('/login', { replace: true }) })}>
+        <DropdownMenuItem
+          onSelect={() => logout.mutate(undefined, { onSettled: () => navigate('/login', { replace: true }) })}
+        >
           <LogOut aria-hidden="true" className="size-4" />
           Sign out
         </DropdownMenuItem>

@@ -29,7 +29,9 @@ export function KeyCard({ card }: { card: StoreCard }) {
           <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">License key</p>
           <p className="font-mono text-sm break-all text-slate-800">{card.api_key}</p>
         </div>
-        <p className={cn('mt-auto flex items-center gap-1.5 text-sm', connected ? 'text-emerald-700' : 'text-slate-500')}>
+        <p
+          className={cn('mt-auto flex items-center gap-1.5 text-sm', connected ? 'text-emerald-700' : 'text-slate-500')}
+        >
           <Store aria-hidden="true" className="size-4" />
           {connected ? 'Connected' : 'Not connected'}
         </p>

@@ -1,0 +1,75 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { parseShopifyJson } from './theme-settings';
+import { generateThemeZip } from './theme-zip-generator';
+import { expectUnzipTestPasses, listEntries, unzipFile, useTempDir } from './theme-zip-test-support';
+
+const tempPath = useTempDir('theme-zip-generator');
+
+describe('generateThemeZip', () => {
+  it('writes a valid theme zip under <theme>-<edition>/', async () => {
+    const path = tempPath('gen.zip');
+    const result = await generateThemeZip(path, { edition: 'LITE', version: '1.2.3', themeName: 'Nordic Light' });
+    expect(result.prefix).toBe('nordic-light-lite/');
+    await expectUnzipTestPasses(path);
+    const names = (await listEntries(path)).map((entry) => entry.fileName);
+    expect(names).toHaveLength(result.entryCount);
+    for (const file of [
+      'layout/theme.liquid',
+      'templates/product.json',
+      'snippets/license-check.liquid',
+      'locales/en.default.json',
+    ]) {
+      expect(names).toContain(`nordic-light-lite/${file}`);
+    }
+    const schemaText = (await unzipFile(path, 'nordic-light-lite/config/settings_schema.json')).toString();
+    const schema = parseShopifyJson(schemaText).value as Array<Record<string, unknown>>;
+    expect(schema.find((section) => section['name'] === 'theme_info')).toMatchObject({
+      theme_name: 'Nordic Light',
+      theme_version: '1.2.3',
+    });
+    const license = schema.find((section) => section['name'] === 'License');
+    expect(license?.['settings']).toContainEqual(expect.objectContaining({ type: 'text', id: 'license_token' }));
+  });
+
+  it('adds incompressible padding in chunked asset files', async () => {
+    const path = tempPath('padded.zip');
+    const result = await generateThemeZip(path, { edition: 'PRO', version: '1.0.0', paddingBytes: 9 * 1024 * 1024 });
+    expect(result.bytes).toBeGreaterThan(9 * 1024 * 1024);
+    const entries = await listEntries(path);
+    const media = entries.filter((entry) => entry.fileName.includes('assets/media-'));
+    expect(media.map((entry) => [entry.fileName, entry.uncompressedSize])).toEqual([
+      ['aurora-pro/assets/media-000.bin', 8 * 1024 * 1024],
+      ['aurora-pro/assets/media-001.bin', 1024 * 1024],
+    ]);
+    await expectUnzipTestPasses(path);
+  });
+});
+
+describe('generateThemeZip settings_data variants', () => {
+  it('writes a BOM and Shopify comment before the JSON for bom-comment', async () => {
+    const path = tempPath('bom.zip');
+    await generateThemeZip(path, { edition: 'REGULAR', version: '1.0.0', settingsData: 'bom-comment' });
+    const bytes = await unzipFile(path, 'aurora-regular/config/settings_data.json');
+    expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    expect(bytes.toString('utf8')).toContain('IMPORTANT: The contents of this file are auto-generated.');
+    expect(parseShopifyJson(bytes.toString('utf8')).value).toMatchObject({ current: { license_token: '' } });
+  });
+
+  it('omits settings_data.json for missing', async () => {
+    const path = tempPath('missing.zip');
+    const result = await generateThemeZip(path, { edition: 'LITE', version: '1.0.0', settingsData: 'missing' });
+    const names = (await listEntries(path)).map((entry) => entry.fileName);
+    expect(names).not.toContain('aurora-lite/config/settings_data.json');
+    expect(names).toHaveLength(result.entryCount);
+  });
+
+  it('is deterministic without padding', async () => {
+    const first = tempPath('a.zip');
+    const second = tempPath('b.zip');
+    await generateThemeZip(first, { edition: 'PRO', version: '3.0.0' });
+    await generateThemeZip(second, { edition: 'PRO', version: '3.0.0' });
+    const [a, b] = await Promise.all([readFile(first), readFile(second)]);
+    expect(a.equals(b)).toBe(true);
+  });
+});

@@ -1,0 +1,294 @@
+/**
+ * Writes small but realistic Shopify theme zips for tests, demos and benchmarks.
+ * `paddingBytes` adds random (incompressible) assets, generated while streaming.
+ */
+import { randomFillSync } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import * as yazl from 'yazl';
+import type { Tier } from '@keyport/shared/domain/tiers';
+
+export interface GenerateThemeZipOptions {
+  edition: Tier;
+  version: string;
+  /** Default 'Aurora'. */
+  themeName?: string;
+  /** Extra random bytes as assets/media-NNN.bin files of at most 8 MiB each (stored). */
+  paddingBytes?: number;
+  /** How config/settings_data.json is written. Default 'plain'. */
+  settingsData?: 'plain' | 'bom-comment' | 'missing';
+  /** Timestamp of every entry. Default 2024-05-01T12:00:00Z (deterministic output). */
+  mtime?: Date;
+}
+
+export interface GeneratedThemeZip {
+  /** Size of the written zip. */
+  bytes: number;
+  /** Top-level folder of the theme, e.g. 'aurora-pro/'. */
+  prefix: string;
+  entryCount: number;
+}
+
+interface ThemeFile {
+  path: string;
+  content: string;
+  /** Added as a stream, so yazl writes a data descriptor (bit 3) for it. */
+  streamed?: boolean;
+}
+
+const PADDING_CHUNK_BYTES = 8 * 1024 * 1024;
+const RANDOM_BLOCK_BYTES = 1024 * 1024;
+const DEFAULT_MTIME = new Date('2024-05-01T12:00:00Z');
+
+export const SHOPIFY_SETTINGS_COMMENT = [
+  '/*',
+  ' * ------------------------------------------------------------',
+  ' * IMPORTANT: The contents of this file are auto-generated.',
+  ' *',
+  ' * This file may be updated by the Shopify admin theme editor',
+  ' * or related systems. Please exercise caution as any changes',
+  ' * made to this file may be overwritten.',
+  ' * ------------------------------------------------------------',
+  ' */',
+].join('\n');
+
+/** Writes a theme zip under `<theme>-<edition>/` to `outPath`. */
+export async function generateThemeZip(outPath: string, options: GenerateThemeZipOptions): Promise<GeneratedThemeZip> {
+  const themeName = options.themeName ?? 'Aurora';
+  const prefix = `${slugify(themeName)}-${options.edition.toLowerCase()}/`;
+  const mtime = options.mtime ?? DEFAULT_MTIME;
+  const zip = new yazl.ZipFile();
+  const files = buildThemeFiles({ ...options, themeName });
+  for (const file of files) addThemeFile(zip, prefix + file.path, file, mtime);
+  const paddingCount = addPaddingFiles(zip, prefix, options.paddingBytes ?? 0, mtime);
+  await writeZip(zip, outPath);
+  return { bytes: (await stat(outPath)).size, prefix, entryCount: files.length + paddingCount };
+}
+
+function addThemeFile(zip: yazl.ZipFile, name: string, file: ThemeFile, mtime: Date): void {
+  const content = Buffer.from(file.content, 'utf8');
+  if (file.streamed) {
+    zip.addReadStreamLazy(name, { mtime, size: content.length }, (callback) => {
+      callback(null, Readable.from([content]));
+    });
+  } else {
+    zip.addBuffer(content, name, { mtime });
+  }
+}
+
+/** Adds random `assets/media-NNN.bin` files totalling `bytes`; returns how many. */
+function addPaddingFiles(zip: yazl.ZipFile, prefix: string, bytes: number, mtime: Date): number {
+  let count = 0;
+  for (let remaining = bytes; remaining > 0; remaining -= PADDING_CHUNK_BYTES) {
+    const size = Math.min(remaining, PADDING_CHUNK_BYTES);
+    const name = `${prefix}assets/media-${String(count).padStart(3, '0')}.bin`;
+    zip.addReadStreamLazy(name, { mtime, size, compress: false }, (callback) => {
+      callback(null, createRandomStream(size));
+    });
+    count += 1;
+  }
+  return count;
+}
+
+function createRandomStream(size: number): Readable {
+  return Readable.from(generateRandomBlocks(size), { objectMode: false });
+}
+
+function* generateRandomBlocks(size: number): Generator<Buffer, void, undefined> {
+  for (let remaining = size; remaining > 0; remaining -= RANDOM_BLOCK_BYTES) {
+    yield randomFillSync(Buffer.allocUnsafe(Math.min(remaining, RANDOM_BLOCK_BYTES)));
+  }
+}
+
+async function writeZip(zip: yazl.ZipFile, outPath: string): Promise<void> {
+  const failed = new Promise<never>((_resolve, reject) => zip.once('error', reject));
+  const written = pipeline(zip.outputStream, createWriteStream(outPath));
+  zip.end();
+  await Promise.race([written, failed]);
+}
+
+function slugify(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug === '' ? 'theme' : slug;
+}
+
+function buildThemeFiles(options: GenerateThemeZipOptions & { themeName: string }): ThemeFile[] {
+  const files: ThemeFile[] = [
+    { path: 'layout/theme.liquid', content: themeLayout() },
+    { path: 'layout/password.liquid', content: passwordLayout() },
+    { path: 'templates/index.json', content: toJson(indexTemplate()) },
+    { path: 'templates/product.json', content: toJson(productTemplate()) },
+    { path: 'templates/collection.json', content: toJson(collectionTemplate()) },
+    { path: 'sections/header.liquid', content: headerSection() },
+    { path: 'sections/footer.liquid', content: footerSection() },
+    { path: 'snippets/license-check.liquid', content: licenseSnippet(options.edition) },
+    { path: 'assets/theme.css', content: themeCss() },
+    { path: 'assets/theme.js', content: themeJs(options.version), streamed: true },
+    { path: 'locales/en.default.json', content: toJson(englishLocale()) },
+    { path: 'config/settings_schema.json', content: toJson(settingsSchema(options)) },
+  ];
+  const settingsData = settingsDataText(options.settingsData ?? 'plain');
+  if (settingsData !== null) files.push({ path: 'config/settings_data.json', content: settingsData });
+  return files;
+}
+
+function toJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function settingsSchema(options: GenerateThemeZipOptions & { themeName: string }): unknown[] {
+  const sections: unknown[] = [
+    {
+      name: 'theme_info',
+      theme_name: options.themeName,
+      theme_version: options.version,
+      theme_author: 'Keyport Themes',
+      theme_documentation_url: 'https://example.com/docs',
+      theme_support_url: 'https://example.com/support',
+    },
+    {
+      name: 'License',
+      settings: [
+        { type: 'header', content: 'License' },
+        {
+          type: 'text',
+          id: 'license_token',
+          label: 'License token',
+          info: 'Filled in automatically when you download the theme from the customer portal.',
+        },
+      ],
+    },
+    {
+      name: 'Colors',
+      settings: [
+        { type: 'color', id: 'color_accent', label: 'Accent', default: '#1f6feb' },
+        { type: 'color', id: 'color_background', label: 'Background', default: '#ffffff' },
+      ],
+    },
+  ];
+  if (options.edition === 'PRO') {
+    sections.push({
+      name: 'Pro features',
+      settings: [{ type: 'checkbox', id: 'enable_mega_menu', label: 'Enable mega menu', default: true }],
+    });
+  }
+  return sections;
+}
+
+function settingsDataText(kind: 'plain' | 'bom-comment' | 'missing'): string | null {
+  if (kind === 'missing') return null;
+  const json = toJson({
+    current: {
+      color_accent: '#1f6feb',
+      color_background: '#ffffff',
+      license_token: '',
+      sections: { header: { type: 'header', settings: { sticky: true } } },
+      content_for_index: [],
+    },
+    presets: { Default: { color_accent: '#1f6feb', color_background: '#ffffff' } },
+  });
+  return kind === 'bom-comment' ? `\uFEFF${SHOPIFY_SETTINGS_COMMENT}\n${json}` : json;
+}
+
+function themeLayout(): string {
+  return `<!doctype html>
+<html lang="{{ request.locale.iso_code }}">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width,initial-scale=1">
+    <title>{{ page_title }}{% unless page_title contains shop.name %} &ndash; {{ shop.name }}{% endunless %}</title>
+    {{ 'theme.css' | asset_url | stylesheet_tag }}
+    {{ content_for_header }}
+  </head>
+  <body>
+    {% render 'license-check' %}
+    {% section 'header' %}
+    <main id="MainContent" role="main">{{ content_for_layout }}</main>
+    {% section 'footer' %}
+    <script src="{{ 'theme.js' | asset_url }}" defer></script>
+  </body>
+</html>
+`;
+}
+
+function passwordLayout(): string {
+  return `<!doctype html>
+<html lang="{{ request.locale.iso_code }}">
+  <head>
+    <meta charset="utf-8">
+    <title>{{ shop.name }}</title>
+    {{ 'theme.css' | asset_url | stylesheet_tag }}
+    {{ content_for_header }}
+  </head>
+  <body class="password">{{ content_for_layout }}</body>
+</html>
+`;
+}
+
+function indexTemplate(): unknown {
+  return {
+    sections: { hero: { type: 'header', settings: {} } },
+    order: ['hero'],
+  };
+}
+
+function productTemplate(): unknown {
+  return { sections: { main: { type: 'header', settings: {} } }, order: ['main'] };
+}
+
+function collectionTemplate(): unknown {
+  return { sections: { main: { type: 'header', settings: {} } }, order: ['main'] };
+}
+
+function headerSection(): string {
+  return `<header class="site-header">
+  <a href="{{ routes.root_url }}" class="site-header__logo">{{ shop.name }}</a>
+  <nav>{% for link in linklists.main-menu.links %}<a href="{{ link.url }}">{{ link.title }}</a>{% endfor %}</nav>
+</header>
+
+{% schema %}
+{ "name": "Header", "settings": [{ "type": "checkbox", "id": "sticky", "label": "Sticky header", "default": true }] }
+{% endschema %}
+`;
+}
+
+function footerSection(): string {
+  return `<footer class="site-footer"><small>&copy; {{ 'now' | date: '%Y' }} {{ shop.name }}</small></footer>
+
+{% schema %}
+{ "name": "Footer", "settings": [] }
+{% endschema %}
+`;
+}
+
+function licenseSnippet(edition: Tier): string {
+  return `{%- comment -%} Edition: ${edition}. Shows a notice in the theme editor when no license token is set. {%- endcomment -%}
+{%- if settings.license_token == blank and request.design_mode -%}
+  <div class="license-notice">Add your license token in Theme settings &rarr; License.</div>
+{%- endif -%}
+`;
+}
+
+function themeCss(): string {
+  return `:root { --color-accent: #1f6feb; --color-background: #ffffff; }
+body { margin: 0; font-family: system-ui, sans-serif; background: var(--color-background); }
+.site-header { display: flex; justify-content: space-between; padding: 1rem 2rem; }
+.license-notice { padding: 0.75rem; background: #fff4e5; color: #663c00; }
+`;
+}
+
+function themeJs(version: string): string {
+  return `/* Theme script v${version} */
+document.documentElement.classList.add('js');
+window.themeVersion = ${JSON.stringify(version)};
+`;
+}
+
+function englishLocale(): unknown {
+  return { general: { password_page: { login_form_heading: 'Enter store using password' } } };
+}

@@ -1,0 +1,258 @@
+/**
+ * Shopify theme zips: validation (`inspectThemeZip`) and per-customer copies with the
+ * license token written into `config/settings_data.json` (`createTokenizedThemeZip`).
+ */
+import { open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { crc32, deflateRawSync } from 'node:zlib';
+import { injectLicenseToken } from './theme-settings';
+import { ThemeZipError } from './theme-zip-errors';
+import {
+  DEFAULT_THEME_ZIP_LIMITS,
+  SETTINGS_DATA_FILE,
+  assertSameFile,
+  readIdentity,
+  readSettingsText,
+  readThemeName,
+  verifyEntryContents,
+  withScannedThemeZip,
+  type FileIdentity,
+  type RawEntry,
+  type ThemeZipLimits,
+  type ThemeZipScan,
+} from './theme-zip-scan';
+import {
+  FLAG_UTF8,
+  MAX_UINT16,
+  MAX_UINT32,
+  buildCentralHeader,
+  buildEndRecord,
+  buildLocalHeader,
+  readRangeChunks,
+  toDosDateTime,
+  type CentralHeaderFields,
+} from './zip-structures';
+
+export { DEFAULT_THEME_ZIP_LIMITS, type ThemeZipLimits } from './theme-zip-scan';
+export { generateThemeZip } from './theme-zip-generator';
+export type { GenerateThemeZipOptions, GeneratedThemeZip } from './theme-zip-generator';
+
+/** What `inspectThemeZip` learned about a valid theme zip. */
+export interface ThemeZipInfo {
+  entryCount: number;
+  /** '' when the theme is at the zip root, else its single top-level folder, e.g. 'aurora-pro/'. */
+  prefix: string;
+  /** `theme_info.theme_name` from config/settings_schema.json, or null. */
+  themeName: string | null;
+  hasSettingsData: boolean;
+}
+
+export interface InspectOptions {
+  /** Decompress every entry and check its CRC-32 (catches corrupt data). Default true. */
+  verifyContents?: boolean;
+}
+
+export interface TokenizeOptions {
+  /** The settings_data.json key that receives the token. Default 'license_token'. */
+  settingId?: string;
+  limits?: ThemeZipLimits;
+}
+
+export interface TokenizedThemeZip {
+  /** Exact number of bytes `stream` will produce (for Content-Length). */
+  contentLength: number;
+  /** The new zip; reads the source file lazily, so memory use does not grow with its size. */
+  stream: Readable;
+}
+
+const TIMESTAMP_EXTRA_FIELD_IDS = new Set([0x5455, 0x000a]);
+const VERSION_MADE_BY_UNIX = (3 << 8) | 20;
+const VERSION_NEEDED_DEFLATE = 20;
+const METHOD_DEFLATE = 8;
+const REGULAR_FILE_ATTRIBUTES = (0o100644 << 16) >>> 0;
+
+type OutputPart = { kind: 'copy'; start: number; length: number } | { kind: 'bytes'; data: Buffer };
+
+/** Validates a theme zip (structure, limits, safety, Shopify layout, data). Throws ThemeZipError. */
+export async function inspectThemeZip(
+  path: string,
+  limits: ThemeZipLimits = DEFAULT_THEME_ZIP_LIMITS,
+  options: InspectOptions = {},
+): Promise<ThemeZipInfo> {
+  return withScannedThemeZip(path, limits, async (scan, zipfile) => {
+    if (options.verifyContents ?? true) await verifyEntryContents(zipfile, scan.entries);
+    return {
+      entryCount: scan.entries.length,
+      prefix: scan.prefix,
+      themeName: await readThemeName(zipfile, scan.settingsSchema),
+      hasSettingsData: scan.settingsData !== null,
+    };
+  });
+}
+
+/**
+ * Builds a copy of the theme zip with the token in `<prefix>config/settings_data.json`.
+ * Every other entry's local header, data and data descriptor are copied byte for byte;
+ * the settings file is appended as a new deflated entry, then a new central directory.
+ */
+export async function createTokenizedThemeZip(
+  path: string,
+  token: string,
+  opts: TokenizeOptions = {},
+): Promise<TokenizedThemeZip> {
+  const limits = opts.limits ?? DEFAULT_THEME_ZIP_LIMITS;
+  const { scan, settingsText } = await withScannedThemeZip(path, limits, async (found, zipfile) => ({
+    scan: found,
+    settingsText: await readSettingsText(zipfile, found.settingsData),
+  }));
+  const settingsJson = injectLicenseToken(settingsText, token, opts.settingId);
+  const parts = planTokenizedZip(scan, settingsJson);
+  const contentLength = sumPartLengths(parts);
+  const stream = Readable.from(streamParts(path, scan.identity, parts, contentLength), {
+    objectMode: false,
+    highWaterMark: 64 * 1024,
+  });
+  return { contentLength, stream };
+}
+
+/** The output as a list of source ranges to copy and new bytes, in order. */
+function planTokenizedZip(scan: ThemeZipScan, settingsJson: string): OutputPart[] {
+  const parts: OutputPart[] = [];
+  const centralHeaders: Buffer[] = [];
+  let offset = 0;
+  for (const { entry, span } of scan.entries) {
+    if (entry === scan.settingsData) continue;
+    const length = span.end - span.start;
+    pushCopy(parts, span.start, length);
+    centralHeaders.push(buildCentralHeader({ ...centralFieldsOf(entry), localHeaderOffset: offset }));
+    offset += length;
+  }
+  const settings = buildSettingsEntry(scan, settingsJson);
+  parts.push({ kind: 'bytes', data: settings.localRecord });
+  centralHeaders.push(buildCentralHeader({ ...settings.central, localHeaderOffset: offset }));
+  offset += settings.localRecord.length;
+  const centralDirectory = Buffer.concat(centralHeaders);
+  assertOutputFits(offset + centralDirectory.length, centralHeaders.length);
+  parts.push({ kind: 'bytes', data: centralDirectory });
+  parts.push({
+    kind: 'bytes',
+    data: buildEndRecord({
+      entryCount: centralHeaders.length,
+      centralDirectorySize: centralDirectory.length,
+      centralDirectoryOffset: offset,
+      comment: scan.end.comment,
+    }),
+  });
+  return parts;
+}
+
+/** Appends a copy range, merging it with the previous one when contiguous. */
+function pushCopy(parts: OutputPart[], start: number, length: number): void {
+  const last = parts.at(-1);
+  if (last?.kind === 'copy' && last.start + last.length === start) last.length += length;
+  else parts.push({ kind: 'copy', start, length });
+}
+
+function centralFieldsOf(entry: RawEntry): Omit<CentralHeaderFields, 'localHeaderOffset'> {
+  return {
+    versionMadeBy: entry.versionMadeBy,
+    versionNeeded: entry.versionNeededToExtract,
+    flags: entry.generalPurposeBitFlag,
+    method: entry.compressionMethod,
+    dosTime: entry.lastModFileTime,
+    dosDate: entry.lastModFileDate,
+    crc32: entry.crc32,
+    compressedSize: entry.compressedSize,
+    uncompressedSize: entry.uncompressedSize,
+    internalAttributes: entry.internalFileAttributes,
+    externalAttributes: entry.externalFileAttributes,
+    fileName: entry.fileNameRaw,
+    extraField: entry.extraFieldRaw,
+    comment: entry.fileCommentRaw,
+  };
+}
+
+/**
+ * The new settings entry: deflated, no data descriptor. Keeps the original entry's name
+ * bytes, timestamps, attributes and timestamp extra fields when it existed.
+ */
+function buildSettingsEntry(
+  scan: ThemeZipScan,
+  json: string,
+): { localRecord: Buffer; central: Omit<CentralHeaderFields, 'localHeaderOffset'> } {
+  const original = scan.settingsData;
+  const content = Buffer.from(json, 'utf8');
+  const compressed = deflateRawSync(content);
+  const { dosDate, dosTime } = toDosDateTime(new Date());
+  const header = {
+    versionNeeded: VERSION_NEEDED_DEFLATE,
+    flags: original === null ? FLAG_UTF8 : original.generalPurposeBitFlag & FLAG_UTF8,
+    method: METHOD_DEFLATE,
+    dosTime: original?.lastModFileTime ?? dosTime,
+    dosDate: original?.lastModFileDate ?? dosDate,
+    crc32: crc32(content),
+    compressedSize: compressed.length,
+    uncompressedSize: content.length,
+    fileName: original?.fileNameRaw ?? Buffer.from(scan.prefix + SETTINGS_DATA_FILE, 'utf8'),
+  };
+  const central = {
+    ...header,
+    versionMadeBy: original?.versionMadeBy ?? VERSION_MADE_BY_UNIX,
+    internalAttributes: original?.internalFileAttributes ?? 0,
+    externalAttributes: original?.externalFileAttributes ?? REGULAR_FILE_ATTRIBUTES,
+    extraField: original === null ? Buffer.alloc(0) : keepTimestampExtras(original),
+    comment: original?.fileCommentRaw ?? Buffer.alloc(0),
+  };
+  return { localRecord: Buffer.concat([buildLocalHeader(header), compressed]), central };
+}
+
+/** Re-encodes only the Info-ZIP (UT) and NTFS timestamp extra fields. */
+function keepTimestampExtras(entry: RawEntry): Buffer {
+  const kept = entry.extraFields.filter((field) => TIMESTAMP_EXTRA_FIELD_IDS.has(field.id));
+  return Buffer.concat(
+    kept.map((field) => {
+      const head = Buffer.alloc(4);
+      head.writeUInt16LE(field.id, 0);
+      head.writeUInt16LE(field.data.length, 2);
+      return Buffer.concat([head, field.data]);
+    }),
+  );
+}
+
+function assertOutputFits(totalWithoutEnd: number, entryCount: number): void {
+  if (totalWithoutEnd >= MAX_UINT32 || entryCount >= MAX_UINT16) {
+    throw new ThemeZipError('output_too_large', 'The tokenized theme zip would need ZIP64, which is not supported');
+  }
+}
+
+function sumPartLengths(parts: OutputPart[]): number {
+  return parts.reduce((total, part) => total + (part.kind === 'copy' ? part.length : part.data.length), 0);
+}
+
+/** Streams the planned parts, reopening the source and checking it did not change. */
+async function* streamParts(
+  path: string,
+  identity: FileIdentity,
+  parts: OutputPart[],
+  contentLength: number,
+): AsyncGenerator<Buffer, void, undefined> {
+  const handle = await open(path, 'r');
+  try {
+    assertSameFile(identity, await readIdentity(handle));
+    let produced = 0;
+    for (const part of parts) {
+      if (part.kind === 'bytes') {
+        produced += part.data.length;
+        yield part.data;
+        continue;
+      }
+      for await (const chunk of readRangeChunks(handle, part.start, part.length)) {
+        produced += chunk.length;
+        yield chunk;
+      }
+    }
+    if (produced !== contentLength) throw new Error(`Tokenized zip length mismatch: ${produced} != ${contentLength}`);
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * Starts the built server (`apps/server/dist/server.js`) on a free port with a fresh data directory and the demo
+ * seed, and hands its URL to the tests through E2E_BASE_URL. Returns the teardown.
+ */
+export default async function globalSetup() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyport-e2e-'));
+  const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/server.js')], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SEED: 'true',
+      LOG_LEVEL: 'info',
+      AUTH_RATE_LIMIT_MAX: '1000',
+      RATE_LIMIT_PER_MINUTE: '100000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log: string[] = [];
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log.join('')}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      log.push(chunk.toString());
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(chunk.toString());
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    server.stdout.on('data', onData);
+    server.stderr.on('data', (chunk: Buffer) => log.push(chunk.toString()));
+    server.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${log.join('')}`)));
+  });
+  fs.writeFileSync(path.join(dataDir, 'server.log'), log.join(''));
+  process.env.E2E_BASE_URL = url;
+
+  return async () => {
+    await new Promise<void>((resolve) => {
+      server.once('exit', () => resolve());
+      server.kill('SIGTERM');
+      setTimeout(() => {
+        server.kill('SIGKILL');
+        resolve();
+      }, 5_000);
+    });
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
