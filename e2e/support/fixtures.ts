@@ -59,3 +59,36 @@ export async function createCustomer(request: APIRequestContext, baseURL: string
   const body = (await response.json()) as { token: string };
   return { email, password, token: body.token };
 }
+
+/** Signs in through the API and returns the session token. */
+export async function apiLogin(
+  request: APIRequestContext,
+  baseURL: string,
+  account: { email: string; password: string },
+) {
+  const response = await request.post(`${baseURL}/auth/login`, { data: account });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** Mints fresh unclaimed keys as staff (so each test has keys nobody else touches). */
+export async function mintKeys(
+  request: APIRequestContext,
+  baseURL: string,
+  tier: 'LITE' | 'REGULAR' | 'PRO',
+  count: number,
+) {
+  const token = await apiLogin(request, baseURL, STAFF);
+  const response = await request.post(`${baseURL}/staff/keys`, {
+    headers: { authorization: `Token ${token}` },
+    data: { tier, count },
+  });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { keys: string[] }).keys;
+}
+
+/** Puts a session token in the browser, as signing in would. */
+export async function useSession(page: Page, token: string) {
+  await page.goto('/login');
+  await page.evaluate((value) => localStorage.setItem('keyport.session', value), token);
+}

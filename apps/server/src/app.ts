@@ -14,12 +14,14 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
+import { getPublicConfig } from '@keyport/shared/contracts/public-config';
 import * as systemContracts from '@keyport/shared/contracts/system';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { AppError } from './http/errors';
 import { registerRoute } from './http/route';
 import { authRoutes } from './modules/auth/auth.routes';
+import { homepageRoutes } from './modules/homepage/homepage.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
 import { staffRoutes } from './modules/staff/staff.routes';
 import { createServices, type Adapters } from './services';
@@ -109,9 +111,11 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     await options.db.execute(sql`select 1`);
     return { status: 'ok' as const };
   });
+  registerRoute(app, getPublicConfig, async () => ({ links: config.links }));
   await app.register(authRoutes);
   await app.register(keysRoutes);
   await app.register(staffRoutes);
+  await app.register(homepageRoutes);
 
   const webDist = resolveWebDist(config);
   if (webDist) {
@@ -140,12 +144,18 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   return app;
 }
 
+/** The first problem's message, as the contract words it (e.g. 'Please enter a license key to import.'). */
+/**
+ * The contracts carry the spec's exact texts ('Please enter a license key to import.'): those are answered as they
+ * are. zod's own generic messages ('Invalid input: expected string…') get the field name in front.
+ */
 function describeValidationError(error: FastifyError): string {
   const first = error.validation?.[0];
-  if (!first) return 'Invalid request';
+  const message = first?.message;
+  if (!first || !message) return 'Invalid request';
+  if (!/^(Invalid|Too (big|small)|Unrecognized|Expected)/.test(message)) return message;
   const field = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
   const where = field || (error.validationContext === 'querystring' ? 'query' : error.validationContext) || 'request';
-  const message = first.message ?? 'is invalid';
   return `${where}: ${message}`;
 }
 

@@ -26,6 +26,9 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1000),
   AUTH_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
   AUTH_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  ADD_KEY_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
+  ADD_KEY_RATE_LIMIT_MAX_PER_IP: z.coerce.number().int().positive().default(30),
+  ADD_KEY_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   SHOP_URL: z.url().default('https://example.com/shop'),
   PRODUCT_URL: z.url().default('https://example.com/products/theme'),
   APP_STORE_URL: z.url().default('https://apps.shopify.com/'),
@@ -63,6 +66,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     trustProxy: e.TRUST_PROXY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     authRateLimit: { max: e.AUTH_RATE_LIMIT_MAX, windowMs: e.AUTH_RATE_LIMIT_WINDOW_SECONDS * 1000 },
+    addKeyRateLimit: {
+      maxPerUser: e.ADD_KEY_RATE_LIMIT_MAX,
+      maxPerIp: e.ADD_KEY_RATE_LIMIT_MAX_PER_IP,
+      windowMs: e.ADD_KEY_RATE_LIMIT_WINDOW_SECONDS * 1000,
+    },
     links: {
       shopUrl: e.SHOP_URL,
       productUrl: e.PRODUCT_URL,

@@ -10,6 +10,17 @@ describe('config', () => {
     expect(config.seed).toBe(true);
   });
 
+  it('limits adding keys to 10 attempts per user and 30 per IP in 15 minutes, unless configured', () => {
+    expect(loadConfig({}).addKeyRateLimit).toEqual({ maxPerUser: 10, maxPerIp: 30, windowMs: 900_000 });
+    expect(
+      loadConfig({
+        ADD_KEY_RATE_LIMIT_MAX: '3',
+        ADD_KEY_RATE_LIMIT_MAX_PER_IP: '9',
+        ADD_KEY_RATE_LIMIT_WINDOW_SECONDS: '60',
+      }).addKeyRateLimit,
+    ).toEqual({ maxPerUser: 3, maxPerIp: 9, windowMs: 60_000 });
+  });
+
   it('uses PostgreSQL when DATABASE_URL is set', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@localhost/db' }).database).toEqual({
       kind: 'postgres',
@@ -24,6 +35,8 @@ describe('config', () => {
     [{ SEED: 'maybe' }, 'SEED'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ ADD_KEY_RATE_LIMIT_MAX: '0' }, 'ADD_KEY_RATE_LIMIT_MAX'],
+    [{ ADD_KEY_RATE_LIMIT_MAX_PER_IP: 'lots' }, 'ADD_KEY_RATE_LIMIT_MAX_PER_IP'],
   ])('stops on %o with a message naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}:`));

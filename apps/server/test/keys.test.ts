@@ -114,6 +114,28 @@ describe('POST /staff/keys', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it('checks access before the body: a customer gets 403 even for a bad body', async () => {
+    const { token } = await signUp(t, 'curious@example.com');
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/staff/keys',
+      headers: auth(token),
+      payload: { tier: 'GOLD' },
+    });
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('validates the tier and count, naming the field when zod speaks', async () => {
+    const { token } = await signUp(t, 'ops3@example.com', { role: 'staff' });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/staff/keys',
+      headers: auth(token),
+      payload: { tier: 'PRO' },
+    });
+    expect(response.json().error).toMatch(/^count: Invalid input/);
+  });
+
   it('validates the tier and count', async () => {
     const { token } = await signUp(t, 'ops2@example.com', { role: 'staff' });
     for (const payload of [

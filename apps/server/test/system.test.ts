@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from './helpers/test-app';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ SHOP_URL: 'https://shop.example.org/themes' });
 });
 
 describe('system routes and bad input', () => {
@@ -16,7 +16,15 @@ describe('system routes and bad input', () => {
   it('serves the OpenAPI document generated from the contracts, and a docs page', async () => {
     const doc = (await t.app.inject({ url: '/api/openapi.json' })).json();
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/auth/login', '/auth/signup', '/keys/', '/staff/keys']),
+      expect.arrayContaining([
+        '/auth/login',
+        '/auth/signup',
+        '/keys/',
+        '/keys/delete',
+        '/staff/keys',
+        '/staff/homepage-settings',
+        '/config',
+      ]),
     );
     expect(doc.paths['/auth/login'].post.requestBody.content['application/json'].schema.properties).toHaveProperty(
       'email',
@@ -50,14 +58,28 @@ describe('system routes and bad input', () => {
     expect(big.json().error).toBeTypeOf('string');
   });
 
-  it('names the field that is wrong', async () => {
+  it("answers invalid input with the contract's message, word for word", async () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/auth/signup',
       payload: { email: 'a@b.co', password: 'short', name: 'A' },
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: 'password: Password must be at least 8 characters' });
+    expect(response.json()).toEqual({ error: 'Password must be at least 8 characters' });
+  });
+
+  it('GET /config gives anyone the external links from the configuration', async () => {
+    const response = await t.app.inject({ url: '/config' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      links: {
+        shopUrl: 'https://shop.example.org/themes',
+        productUrl: 'https://example.com/products/theme',
+        appStoreUrl: 'https://apps.shopify.com/',
+        sellStoreFormUrl: 'https://example.com/sell-your-store',
+        setupGuideVideoUrl: 'https://www.youtube-nocookie.com/embed/setup-guide',
+      },
+    });
   });
 
   it('sets security headers', async () => {

@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgEnum, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { HomepageUpdate } from '@keyport/shared/contracts/homepage';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -100,3 +112,16 @@ export const emailOutbox = pgTable('email_outbox', {
   error: text('error'),
   createdAt: createdAt(),
 });
+
+/** The dashboard's updates feed (§3 "Homepage data"): one row (id 1), what customers see and the staff draft. */
+export const homepageSettings = pgTable(
+  'homepage_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    published: jsonb('published').$type<HomepageUpdate[]>().notNull().default([]),
+    draft: jsonb('draft').$type<HomepageUpdate[]>().notNull().default([]),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [check('homepage_settings_single_row', sql`${t.id} = 1`)],
+);

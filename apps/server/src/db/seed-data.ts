@@ -74,3 +74,24 @@ export const UNCLAIMED_KEYS: SeedKey[] = [
 
 /** Months before "now" of the demo customer's orders; the newest is 8 months old. */
 export const DEMO_ORDER_AGES_MONTHS = [20, 8];
+
+/** The dashboard's updates feed (published and draft alike); each dated this many days before the seed. */
+export const DEMO_HOMEPAGE_UPDATES: { daysAgo: number; title: string; body: string; link?: string }[] = [
+  {
+    daysAgo: 3,
+    title: 'Theme 4.2 is out',
+    body: 'Faster collection pages, a new mega-menu layout and fixes for the cart drawer on iOS. Download it from any license card.',
+    link: 'https://example.com/changelog/4-2',
+  },
+  {
+    daysAgo: 17,
+    title: 'New setup guide video',
+    body: 'A ten-minute walk-through of connecting a store, generating a token and pasting it into the theme settings.',
+    link: 'https://example.com/help/setup-guide',
+  },
+  {
+    daysAgo: 45,
+    title: 'Earn credits by reporting copies',
+    body: 'Report five stores that use unauthorized copies of the theme and we add one credit to your account.',
+  },
+];

@@ -1,9 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../services';
-import { licenseKeys, orders, userStores, users } from './schema';
+import { homepageSettings, licenseKeys, orders, userStores, users } from './schema';
 import {
   DEMO_ACCOUNTS,
   DEMO_CUSTOMER_KEYS,
+  DEMO_HOMEPAGE_UPDATES,
   DEMO_ORDER_AGES_MONTHS,
   DEMO_USER_STORES,
   TEAM_KEYS,
@@ -17,9 +18,13 @@ function monthsAgo(months: number, now: Date): Date {
   return date;
 }
 
+function isoDateDaysAgo(days: number, now: Date): string {
+  return new Date(now.getTime() - days * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+}
+
 /**
- * Seeds the demo accounts, keys, stores and orders once. Runs only when the demo customer does not exist,
- * in one transaction, so a crash half-way leaves nothing behind and the next start seeds again.
+ * Seeds the demo accounts, keys, stores, orders and updates feed once. Runs only when the demo customer does not
+ * exist, in one transaction, so a crash half-way leaves nothing behind and the next start seeds again.
  */
 export async function seedDemoData(services: Pick<Services, 'db' | 'auth'>, log: FastifyBaseLogger, now = new Date()) {
   const { db, auth } = services;
@@ -34,6 +39,7 @@ export async function seedDemoData(services: Pick<Services, 'db' | 'auth'>, log:
     const idOf = (email: string) => created.find((u) => u.email === email)?.id ?? null;
     const demoId = idOf('demo@example.com');
     const teamId = idOf('team@example.com');
+    const staffId = idOf('staff@example.com');
     const keyRows = [
       ...DEMO_CUSTOMER_KEYS.map((k) => ({ ...k, ownerId: demoId })),
       ...TEAM_KEYS.map((k) => ({ ...k, ownerId: teamId })),
@@ -53,6 +59,15 @@ export async function seedDemoData(services: Pick<Services, 'db' | 'auth'>, log:
         })),
       );
     }
+    const updates = DEMO_HOMEPAGE_UPDATES.map(({ daysAgo, ...update }) => ({
+      ...update,
+      date: isoDateDaysAgo(daysAgo, now),
+    }));
+    // A feed staff already edited is kept as it is.
+    await tx
+      .insert(homepageSettings)
+      .values({ id: 1, published: updates, draft: updates, updatedBy: staffId })
+      .onConflictDoNothing();
   });
   log.info(
     `Demo data seeded. Sign in with:\n${DEMO_ACCOUNTS.map((a) => `  ${a.email} / ${a.password}${a.role ? ` (${a.role})` : ''}`).join('\n')}\n` +

@@ -54,7 +54,8 @@ export function registerRoute<C extends Contract>(
         '4xx': ErrorSchema,
       },
     },
-    preHandler: async (request) => {
+    // Authentication runs before validation: a caller without access learns nothing about the body's rules.
+    preValidation: async (request) => {
       if (contract.access === 'public') {
         request.user = await authenticate(request, { required: false });
         return;

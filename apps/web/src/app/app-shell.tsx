@@ -1,31 +1,34 @@
 import { KeyRound } from 'lucide-react';
 import { Link, Outlet } from 'react-router';
+import { SettingsDialogProvider } from '../features/account/components/settings-dialog-provider';
 import { UserMenu } from '../features/account/components/user-menu';
 import { RequireAuth } from './require-auth';
 
 export function AppShell() {
   return (
     <RequireAuth>
-      <div className="min-h-dvh">
-        <a
-          href="#main"
-          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-        >
-          Skip to content
-        </a>
-        <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
-          <div className="mx-auto flex h-14 max-w-screen-2xl items-center justify-between px-4 sm:px-6">
-            <Link to="/customer/my-keys" className="flex items-center gap-2 font-semibold text-brand-700">
-              <KeyRound aria-hidden="true" className="size-5" />
-              Keyport
-            </Link>
-            <UserMenu />
-          </div>
-        </header>
-        <main id="main">
-          <Outlet />
-        </main>
-      </div>
+      <SettingsDialogProvider>
+        <div className="min-h-dvh">
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+          >
+            Skip to content
+          </a>
+          <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
+            <div className="mx-auto flex h-14 max-w-screen-2xl items-center justify-between px-4 sm:px-6">
+              <Link to="/customer/my-keys" className="flex items-center gap-2 font-semibold text-brand-700">
+                <KeyRound aria-hidden="true" className="size-5" />
+                Keyport
+              </Link>
+              <UserMenu />
+            </div>
+          </header>
+          <main id="main">
+            <Outlet />
+          </main>
+        </div>
+      </SettingsDialogProvider>
     </RequireAuth>
   );
 }

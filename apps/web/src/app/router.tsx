@@ -1,27 +1,56 @@
+import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { AppShell } from './app-shell';
-import { ForgotPasswordPage } from './routes/forgot-password-page';
-import { LoginPage } from './routes/login-page';
 import { MyKeysPage } from './routes/my-keys-page';
-import { NotFoundPage } from './routes/not-found-page';
-import { ResetPasswordPage } from './routes/reset-password-page';
-import { SignupPage } from './routes/signup-page';
+
+/**
+ * The dashboard ships in the entry bundle (it is where almost every visit goes); every other page loads on demand,
+ * which keeps the dashboard's initial JavaScript within its budget (docs/performance.md).
+ */
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  const Page = lazy(async () => ({ default: (await load())[name] as ComponentType }));
+  return (
+    <Suspense fallback={<div aria-busy="true" className="min-h-dvh" />}>
+      <Page />
+    </Suspense>
+  );
+}
+
+const TeamFeaturePage = lazy(() => import('./routes/team-feature-page').then((m) => ({ default: m.TeamFeaturePage })));
 
 export function createRouter() {
   return createBrowserRouter([
     { path: '/', element: <Navigate to="/customer/my-keys" replace /> },
-    { path: '/login', element: <LoginPage /> },
-    { path: '/signup', element: <SignupPage /> },
-    { path: '/forgot-password', element: <ForgotPasswordPage /> },
-    { path: '/reset-password', element: <ResetPasswordPage /> },
+    { path: '/login', element: page(() => import('./routes/login-page'), 'LoginPage') },
+    { path: '/signup', element: page(() => import('./routes/signup-page'), 'SignupPage') },
+    { path: '/forgot-password', element: page(() => import('./routes/forgot-password-page'), 'ForgotPasswordPage') },
+    { path: '/reset-password', element: page(() => import('./routes/reset-password-page'), 'ResetPasswordPage') },
     {
       path: '/customer',
       element: <AppShell />,
       children: [
         { index: true, element: <Navigate to="/customer/my-keys" replace /> },
         { path: 'my-keys', element: <MyKeysPage /> },
+        { path: 'my-keys/:id', element: page(() => import('./routes/key-page'), 'KeyPage') },
+        { path: 'onboarding', element: page(() => import('./routes/onboarding-page'), 'OnboardingPage') },
+        {
+          path: 'marketplace',
+          element: (
+            <Suspense fallback={null}>
+              <TeamFeaturePage feature="marketplace" />
+            </Suspense>
+          ),
+        },
+        {
+          path: 'ai-store',
+          element: (
+            <Suspense fallback={null}>
+              <TeamFeaturePage feature="ai-store" />
+            </Suspense>
+          ),
+        },
       ],
     },
-    { path: '*', element: <NotFoundPage /> },
+    { path: '*', element: page(() => import('./routes/not-found-page'), 'NotFoundPage') },
   ]);
 }

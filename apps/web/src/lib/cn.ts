@@ -1,7 +1,9 @@
 import { clsx, type ClassValue } from 'clsx';
-import { twMerge } from 'tailwind-merge';
 
-/** Joins class names and lets later Tailwind classes override earlier ones. */
+/**
+ * Joins class names. It does not resolve conflicting Tailwind utilities (tailwind-merge would cost 8 KiB of the
+ * dashboard's budget): components expose props for what callers may change instead of overriding base classes.
+ */
 export function cn(...inputs: ClassValue[]): string {
-  return twMerge(clsx(inputs));
+  return clsx(inputs);
 }

@@ -111,3 +111,30 @@ export const getUserStores = defineContract({
 
 export const FORGOT_PASSWORD_MESSAGE =
   'If an account exists for that email, we have sent a link to reset the password.';
+
+export const updateProfile = defineContract({
+  method: 'PUT',
+  path: '/auth/me',
+  summary: "Change the signed-in user's name",
+  tags: ['auth'],
+  access: 'user',
+  body: z.object({
+    name: z.string().check(z.trim(), z.minLength(1, 'Enter your name'), z.maxLength(100, 'Name is too long')),
+  }),
+  response: UserSchema,
+});
+
+export const changePassword = defineContract({
+  method: 'POST',
+  path: '/auth/password/change',
+  summary: 'Change the password (needs the current one); other sessions are signed out',
+  tags: ['auth'],
+  access: 'user',
+  body: z.object({
+    current_password: z.string().check(z.minLength(1, 'Enter your current password'), z.maxLength(200)),
+    new_password: password,
+  }),
+  response: z.object({ message: z.string() }),
+});
+
+export const PASSWORD_CHANGED_MESSAGE = 'Your password was changed. Other devices have been signed out.';

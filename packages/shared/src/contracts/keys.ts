@@ -22,3 +22,31 @@ export const getKeys = defineContract({
   access: 'user',
   response: z.array(KeySchema),
 });
+
+/** §5 "Add key": the trimmed key must be non-empty. */
+export const ADD_KEY_EMPTY_MESSAGE = 'Please enter a license key to import.';
+
+export const addKey = defineContract({
+  method: 'POST',
+  path: '/keys/',
+  summary: 'Add an existing (unclaimed) license key to the account',
+  tags: ['keys'],
+  access: 'user',
+  status: 201,
+  body: z.object({
+    key: z
+      .string()
+      .check(z.trim(), z.minLength(1, ADD_KEY_EMPTY_MESSAGE), z.maxLength(100, 'This is not a license key')),
+  }),
+  response: z.object({ key: KeySchema }),
+});
+
+export const disconnectKey = defineContract({
+  method: 'POST',
+  path: '/keys/delete',
+  summary: 'Disconnect a key: clears its store connection and releases it from the account',
+  tags: ['keys'],
+  access: 'user',
+  body: z.object({ apiKey: z.string().check(z.trim(), z.minLength(1, 'apiKey is required'), z.maxLength(100)) }),
+  response: z.object({ success: z.literal(true) }),
+});

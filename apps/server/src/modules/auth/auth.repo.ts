@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { orders, passwordResets, sessions, userStores, users } from '../../db/schema';
 
@@ -65,6 +65,11 @@ export async function deleteUserSessions(db: DbOrTx, userId: number) {
   await db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
+/** Ends every session of the user except the one with `keepTokenHash` (the device making the change). */
+export async function deleteOtherUserSessions(db: DbOrTx, userId: number, keepTokenHash: string) {
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, keepTokenHash)));
+}
+
 export async function insertPasswordReset(db: DbOrTx, userId: number, tokenHash: string, expiresAt: Date) {
   await db.insert(passwordResets).values({ userId, tokenHash, expiresAt });
 }
@@ -83,6 +88,10 @@ export function consumePasswordReset(db: DbOrTx, tokenHash: string, now: Date) {
 
 export async function updatePasswordHash(db: DbOrTx, userId: number, passwordHash: string) {
   await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+}
+
+export async function updateUserName(db: DbOrTx, userId: number, name: string) {
+  await db.update(users).set({ name }).where(eq(users.id, userId));
 }
 
 export function listUserStores(db: DbOrTx, userId: number) {

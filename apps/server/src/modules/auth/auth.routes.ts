@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import * as contracts from '@keyport/shared/contracts/auth';
 import { readSessionToken } from '../../http/auth';
+import { unauthorized } from '../../http/errors';
 import { registerRoute } from '../../http/route';
 
 export async function authRoutes(app: FastifyInstance) {
@@ -16,6 +17,13 @@ export async function authRoutes(app: FastifyInstance) {
     if (token) await auth.logout(token);
   });
   registerRoute(app, contracts.me, ({ user }) => auth.loadUser(user.id));
+  registerRoute(app, contracts.updateProfile, ({ user, body }) => auth.updateProfile(user.id, body));
+  registerRoute(app, contracts.changePassword, async ({ user, body }, request) => {
+    // The route is signed-in only, so the token is there; the check keeps the type honest.
+    const token = readSessionToken(request);
+    if (!token) throw unauthorized();
+    return auth.changePassword(user.id, token, body);
+  });
   registerRoute(app, contracts.forgotPassword, ({ body }, request) => auth.forgotPassword(body.email, request.ip));
   registerRoute(app, contracts.resetPassword, ({ body }, request) => auth.resetPassword(body, request.ip));
   registerRoute(app, contracts.getUserStores, async ({ user }) => ({ stores: await auth.listUserStores(user.id) }));

@@ -1,5 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
-import { FORGOT_PASSWORD_MESSAGE, type User } from '@keyport/shared/contracts/auth';
+import { FORGOT_PASSWORD_MESSAGE, PASSWORD_CHANGED_MESSAGE, type User } from '@keyport/shared/contracts/auth';
 import type { Db } from '../../db/client';
 import type { AuthUser } from '../../http/auth';
 import { badRequest, conflict, notFound, unauthorized } from '../../http/errors';
@@ -17,6 +17,7 @@ const SESSION_CACHE_MAX = 10_000;
 const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
+export const WRONG_CURRENT_PASSWORD = 'Your current password is not correct.';
 
 export interface AuthServiceDeps {
   db: Db;
@@ -31,11 +32,12 @@ export function createAuthService(deps: AuthServiceDeps) {
   const { db, outbox, limits } = deps;
   const now = deps.now ?? (() => new Date());
   // Recently resolved sessions, so a signed-in page load does not pay a session query on every call.
-  // Logout and password reset drop entries at once; other changes (a role) show within SESSION_CACHE_MS.
+  // Logout, password reset or change and a new name drop entries at once; a new role shows within SESSION_CACHE_MS.
   const findSessionUser = repo.prepareFindSessionUser(db);
   const sessionCache = new Map<string, { user: AuthUser; until: number }>();
-  function forgetUserSessions(userId: number) {
-    for (const [key, entry] of sessionCache) if (entry.user.id === userId) sessionCache.delete(key);
+  function forgetUserSessions(userId: number, exceptTokenHash?: string) {
+    for (const [key, entry] of sessionCache)
+      if (entry.user.id === userId && key !== exceptTokenHash) sessionCache.delete(key);
   }
   // Verified against for unknown emails, so a wrong email costs as long as a wrong password.
   const dummyHash = hash('not-a-real-password', ARGON2);
@@ -146,6 +148,34 @@ export function createAuthService(deps: AuthServiceDeps) {
       });
       forgetUserSessions(userId);
       return { token: await startSession(userId), user: await loadUser(userId) };
+    },
+
+    async updateProfile(userId: number, input: { name: string }): Promise<User> {
+      await repo.updateUserName(db, userId, input.name);
+      forgetUserSessions(userId); // cached sessions carry the old name
+      return loadUser(userId);
+    },
+
+    /** Sets a new password after checking the current one; every other session of the account ends. */
+    async changePassword(
+      userId: number,
+      currentToken: string,
+      input: { current_password: string; new_password: string },
+    ) {
+      const limitKey = `password-change:${userId}`;
+      limits.byEmail.hit(limitKey);
+      const user = await repo.findUserById(db, userId);
+      if (!user) throw notFound('User not found');
+      if (!(await verify(user.passwordHash, input.current_password))) throw badRequest(WRONG_CURRENT_PASSWORD);
+      limits.byEmail.reset(limitKey);
+      const passwordHash = await hash(input.new_password, ARGON2);
+      const currentTokenHash = hashSecret(currentToken);
+      await db.transaction(async (tx) => {
+        await repo.updatePasswordHash(tx, userId, passwordHash);
+        await repo.deleteOtherUserSessions(tx, userId, currentTokenHash);
+      });
+      forgetUserSessions(userId, currentTokenHash);
+      return { message: PASSWORD_CHANGED_MESSAGE };
     },
 
     listUserStores: (userId: number) => repo.listUserStores(db, userId),

@@ -13,3 +13,8 @@ export function generateLicenseKey(): string {
   }
   return groups.join('-');
 }
+
+/** How a submitted key is matched: license keys are stored in upper case, so `abcde-…` finds `ABCDE-…`. */
+export function normalizeLicenseKey(input: string): string {
+  return input.trim().toUpperCase();
+}

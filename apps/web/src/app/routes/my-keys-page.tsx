@@ -1,49 +1,45 @@
-import { useMemo } from 'react';
-import { deriveStoreCard } from '@keyport/shared/domain/store-card';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
-import { Skeleton } from '../../components/ui/skeleton';
-import { useKeys } from '../../features/keys/api/get-keys';
-import { KeyCard } from '../../features/keys/components/key-card';
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router';
+import { useMe } from '../../features/account/api/get-me';
+import { useOpenSettings } from '../../features/account/components/settings-dialog-context';
+import { KeysBoard } from '../../features/keys/components/keys-board';
+import { QuickActionsPanel } from '../../features/quick-actions/components/quick-actions-panel';
+import { UpdatesPanel } from '../../features/updates/components/updates-panel';
+import { usePublicConfig } from '../../lib/public-config';
+import { DashboardLayout } from '../dashboard-layout';
 
+/** /customer/my-keys: the keys dashboard with its side panels. `?q=` sets the initial search. */
 export function MyKeysPage() {
-  const keys = useKeys();
-  const cards = useMemo(() => (keys.data ?? []).map(deriveStoreCard), [keys.data]);
+  const [params, setParams] = useSearchParams();
+  const openSettings = useOpenSettings();
+  const config = usePublicConfig();
+  const me = useMe();
+
+  // §2: settings=invoices opens the settings dialog on the invoices tab, then the parameter is removed.
+  useEffect(() => {
+    if (params.get('settings') !== 'invoices') return;
+    openSettings('invoices');
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('settings');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [params, setParams, openSettings]);
 
   return (
-    <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6">
-      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Keys</h1>
-      <div className="mt-6">
-        {keys.isPending ? (
-          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Loading keys">
-            {Array.from({ length: 6 }, (_, i) => (
-              <li key={i}>
-                <Skeleton className="h-44 rounded-xl" />
-              </li>
-            ))}
-          </ul>
-        ) : keys.isError ? (
-          <Alert className="flex items-center justify-between gap-3">
-            <span>Failed to fetch stores. Please try again later.</span>
-            <Button size="sm" variant="secondary" onClick={() => void keys.refetch()}>
-              Try again
-            </Button>
-          </Alert>
-        ) : cards.length === 0 ? (
-          <div className="rounded-xl border border-dashed border-slate-300 bg-white p-10 text-center">
-            <h2 className="text-lg font-semibold">No Keys Found</h2>
-            <p className="mt-1 text-slate-600">Add a key to get started</p>
-          </div>
-        ) : (
-          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {cards.map((card) => (
-              <li key={card.id}>
-                <KeyCard card={card} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-    </div>
+    <DashboardLayout
+      quickActions={
+        <QuickActionsPanel
+          isTeamMember={me.data ? me.data.role !== null : false}
+          sellStoreFormUrl={config.data?.links.sellStoreFormUrl}
+        />
+      }
+      updates={<UpdatesPanel />}
+    >
+      <KeysBoard initialQuery={params.get('q') ?? ''} links={config.data?.links} />
+    </DashboardLayout>
   );
 }

@@ -18,11 +18,18 @@ export function DropdownMenuContent({ className, ...props }: ComponentProps<type
   );
 }
 
-export function DropdownMenuItem({ className, ...props }: ComponentProps<typeof Menu.Item>) {
+export function DropdownMenuItem({
+  className,
+  tone = 'default',
+  ...props
+}: ComponentProps<typeof Menu.Item> & { tone?: 'default' | 'danger' }) {
   return (
     <Menu.Item
       className={cn(
-        'flex cursor-pointer items-center gap-2 rounded-md px-2 py-2 text-sm text-slate-700 outline-none select-none data-[highlighted]:bg-slate-100',
+        'flex cursor-pointer items-center gap-2 rounded-md px-2 py-2 text-sm outline-none select-none',
+        tone === 'danger'
+          ? 'text-red-700 data-[highlighted]:bg-red-50'
+          : 'text-slate-700 data-[highlighted]:bg-slate-100',
         className,
       )}
       {...props}

@@ -5,8 +5,9 @@ export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElem
   return (
     <input
       className={cn(
-        'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 placeholder:text-slate-400',
+        'h-10 w-full rounded-lg border border-slate-300 bg-white pr-3 text-sm text-slate-900 placeholder:text-slate-400',
         'focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none aria-[invalid=true]:border-red-500',
+        className?.includes('pl-') ? null : 'pl-3',
         className,
       )}
       {...props}

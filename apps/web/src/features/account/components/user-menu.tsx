@@ -1,4 +1,4 @@
-import { ChevronDown, LogOut } from 'lucide-react';
+import { ChevronDown, LogOut, Settings } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import {
   DropdownMenu,
@@ -10,11 +10,13 @@ import {
 } from '../../../components/ui/dropdown-menu';
 import { useMe } from '../api/get-me';
 import { useLogout } from '../api/session-mutations';
+import { useOpenSettings } from './settings-dialog-context';
 
 export function UserMenu() {
   const me = useMe();
   const logout = useLogout();
   const navigate = useNavigate();
+  const openSettings = useOpenSettings();
   const name = me.data?.name ?? 'Account';
   const initials = name
     .split(/\s+/)
@@ -41,6 +43,10 @@ export function UserMenu() {
           <span className="block truncate">{me.data?.email}</span>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => openSettings('profile')}>
+          <Settings aria-hidden="true" className="size-4" />
+          Settings
+        </DropdownMenuItem>
         <DropdownMenuItem
           onSelect={() => logout.mutate(undefined, { onSettled: () => navigate('/login', { replace: true }) })}
         >

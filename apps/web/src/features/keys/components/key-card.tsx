@@ -1,16 +1,35 @@
-import { Globe, Store } from 'lucide-react';
+import { ChevronRight, Globe, MoreVertical, Store, Unplug } from 'lucide-react';
+import { Link } from 'react-router';
 import { cardTier, isStoreConnected, type StoreCard } from '@keyport/shared/domain/store-card';
 import { Badge } from '../../../components/ui/badge';
+import { CopyButton } from '../../../components/ui/copy-button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '../../../components/ui/dropdown-menu';
 import { cn } from '../../../lib/cn';
 import { TIER_STYLES } from './tier-style';
 
-export function KeyCard({ card }: { card: StoreCard }) {
+interface KeyCardProps {
+  card: StoreCard;
+  onDisconnect: (card: StoreCard) => void;
+  /** The card opened by /customer/my-keys/{id}: outlined and with its details. */
+  focused?: boolean;
+}
+
+/** §3 store card: the license key (copyable), tier, store name and domain, and connection state. */
+export function KeyCard({ card, onDisconnect, focused = false }: KeyCardProps) {
   const tier = cardTier(card);
   const connected = isStoreConnected(card);
   return (
     <article
-      aria-label={`${card.name} — ${tier} license`}
-      className="relative flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm"
+      aria-label={`${card.name}, ${tier} license`}
+      className={cn(
+        'relative flex h-full flex-col overflow-hidden rounded-xl border bg-white shadow-sm',
+        focused ? 'border-brand-500 ring-2 ring-brand-100' : 'border-slate-200',
+      )}
       data-testid="key-card"
     >
       <div className={cn('h-1.5', TIER_STYLES[tier].accent)} aria-hidden="true" />
@@ -18,23 +37,69 @@ export function KeyCard({ card }: { card: StoreCard }) {
         <div className="flex items-start justify-between gap-2">
           <div className="min-w-0">
             <h3 className="truncate text-base font-semibold text-slate-900">{card.name}</h3>
-            <p className="flex items-center gap-1 truncate text-sm text-slate-600">
+            <p className="flex items-center gap-1 text-sm text-slate-600">
               <Globe aria-hidden="true" className="size-3.5 shrink-0" />
-              <span className="truncate">{card.domain}</span>
+              <span className="truncate" data-testid="card-domain">
+                {card.domain}
+              </span>
             </p>
           </div>
-          <Badge className={TIER_STYLES[tier].badge}>{tier}</Badge>
+          <div className="flex items-center gap-1">
+            <Badge className={TIER_STYLES[tier].badge}>{tier}</Badge>
+            <DropdownMenu>
+              <DropdownMenuTrigger
+                aria-label={`More actions for ${card.name}`}
+                className="rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+              >
+                <MoreVertical aria-hidden="true" className="size-4" />
+              </DropdownMenuTrigger>
+              <DropdownMenuContent>
+                <DropdownMenuItem tone="danger" onSelect={() => onDisconnect(card)}>
+                  <Unplug aria-hidden="true" className="size-4" />
+                  Disconnect
+                </DropdownMenuItem>
+              </DropdownMenuContent>
+            </DropdownMenu>
+          </div>
         </div>
+
         <div>
           <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">License key</p>
-          <p className="font-mono text-sm break-all text-slate-800">{card.api_key}</p>
+          <div className="flex items-center gap-1">
+            <code className="min-w-0 flex-1 font-mono text-sm break-all text-slate-800">{card.api_key}</code>
+            <CopyButton value={card.api_key} label="Copy license key" />
+          </div>
         </div>
-        <p
-          className={cn('mt-auto flex items-center gap-1.5 text-sm', connected ? 'text-emerald-700' : 'text-slate-500')}
-        >
-          <Store aria-hidden="true" className="size-4" />
-          {connected ? 'Connected' : 'Not connected'}
-        </p>
+
+        {focused ? (
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-lg bg-slate-50 p-3 text-sm">
+            <dt className="text-slate-500">Store</dt>
+            <dd className="truncate text-slate-800">{card.domain}</dd>
+            <dt className="text-slate-500">Shopify domain</dt>
+            <dd className="truncate text-slate-800">{card.myshopify || 'Not set'}</dd>
+            <dt className="text-slate-500">Secondary domain</dt>
+            <dd className="truncate text-slate-800">{card.secondary_url || 'Not set'}</dd>
+            <dt className="text-slate-500">License</dt>
+            <dd className="text-slate-800">{tier}</dd>
+          </dl>
+        ) : null}
+
+        <div className="mt-auto flex items-center justify-between gap-2 pt-1">
+          <p className={cn('flex items-center gap-1.5 text-sm', connected ? 'text-emerald-700' : 'text-slate-500')}>
+            <Store aria-hidden="true" className="size-4" />
+            {connected ? 'Connected' : 'Not connected'}
+          </p>
+          {focused ? null : (
+            <Link
+              to={`/customer/my-keys/${card.id}`}
+              className="flex items-center text-sm font-medium text-brand-700 hover:underline"
+              aria-label={`Details of ${card.name}`}
+            >
+              Details
+              <ChevronRight aria-hidden="true" className="size-4" />
+            </Link>
+          )}
+        </div>
       </div>
     </article>
   );

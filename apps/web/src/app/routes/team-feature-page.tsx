@@ -1,0 +1,45 @@
+import { Bot, Lock, Store, type LucideIcon } from 'lucide-react';
+import { Link } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { EmptyState } from '../../components/ui/empty-state';
+import { Skeleton } from '../../components/ui/skeleton';
+import { useMe } from '../../features/account/api/get-me';
+
+const FEATURES: Record<'marketplace' | 'ai-store', { title: string; icon: LucideIcon; text: string }> = {
+  marketplace: {
+    title: 'Marketplace',
+    icon: Store,
+    text: 'Sections, templates and add-ons for the theme. There are no listings yet: the first ones arrive with the marketplace launch.',
+  },
+  'ai-store': {
+    title: 'AI Store Builder',
+    icon: Bot,
+    text: 'Generate a store set-up from a short description of your brand. The builder is being prepared for team members.',
+  },
+};
+
+/** /customer/marketplace and /customer/ai-store: open to team members (§6), unavailable to others. */
+export function TeamFeaturePage({ feature }: { feature: keyof typeof FEATURES }) {
+  const me = useMe();
+  const { title, icon: Icon, text } = FEATURES[feature];
+  if (me.isPending) return <Skeleton className="m-6 h-40 rounded-xl" />;
+  const isTeamMember = me.data ? me.data.role !== null : false;
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-8 sm:px-6">
+      <h1 className="mb-4 text-2xl font-semibold tracking-tight">{title}</h1>
+      {isTeamMember ? (
+        <EmptyState icon={<Icon className="size-10" />} title={`${title} for team members`} text={text} />
+      ) : (
+        <EmptyState
+          icon={<Lock className="size-10" />}
+          title="Soon"
+          text={`${title} is available to team members only for now.`}
+        >
+          <Button asChild variant="secondary">
+            <Link to="/customer/my-keys">Back to my keys</Link>
+          </Button>
+        </EmptyState>
+      )}
+    </div>
+  );
+}

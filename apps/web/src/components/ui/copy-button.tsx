@@ -1,0 +1,41 @@
+import { Check, Copy } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { COPY_CONFIRM_MS } from '@keyport/shared/domain/constants';
+import { cn } from '../../lib/cn';
+
+/** Copies a value; shows a green confirmation for 3 seconds (§9), then returns to normal. */
+export function CopyButton({ value, label, className }: { value: string; label: string; className?: string }) {
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied(true);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => setCopied(false), COPY_CONFIRM_MS);
+    } catch {
+      setCopied(false);
+    }
+  }
+
+  return (
+    <button
+      type="button"
+      onClick={() => void copy()}
+      aria-label={copied ? 'Copied' : label}
+      title={copied ? 'Copied' : label}
+      className={cn(
+        'inline-flex size-8 shrink-0 items-center justify-center rounded-md transition-colors',
+        copied ? 'bg-emerald-100 text-emerald-700' : 'text-slate-500 hover:bg-slate-100 hover:text-slate-800',
+        className,
+      )}
+    >
+      {copied ? <Check aria-hidden="true" className="size-4" /> : <Copy aria-hidden="true" className="size-4" />}
+      <span aria-live="polite" className="sr-only">
+        {copied ? 'Copied' : ''}
+      </span>
+    </button>
+  );
+}

@@ -1,0 +1,23 @@
+import { Tabs as T } from 'radix-ui';
+import type { ComponentProps } from 'react';
+import { cn } from '../../lib/cn';
+
+export const Tabs = T.Root;
+
+export function TabsList({ className, ...props }: ComponentProps<typeof T.List>) {
+  return <T.List className={cn('mb-4 flex gap-1 rounded-lg bg-slate-100 p-1', className)} {...props} />;
+}
+
+export function TabsTrigger({ className, ...props }: ComponentProps<typeof T.Trigger>) {
+  return (
+    <T.Trigger
+      className={cn(
+        'flex-1 rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm',
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+export const TabsContent = T.Content;

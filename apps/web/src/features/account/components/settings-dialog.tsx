@@ -1,0 +1,150 @@
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { computeSupportStatus, describeSupportStatus } from '@keyport/shared/domain/support-status';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { Field } from '../../../components/ui/field';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { useMe } from '../api/get-me';
+import { useChangePassword, useUpdateProfile } from '../api/update-account';
+import type { SettingsTab } from './settings-dialog-context';
+
+const dateFormat = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric' });
+
+interface SettingsDialogProps {
+  tab: SettingsTab;
+  onTabChange: (tab: SettingsTab) => void;
+  onClose: () => void;
+}
+
+export default function SettingsDialog({ tab, onTabChange, onClose }: SettingsDialogProps) {
+  return (
+    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
+      <DialogContent title="Settings" size="lg">
+        <Tabs value={tab} onValueChange={(value) => onTabChange(value as SettingsTab)}>
+          <TabsList>
+            <TabsTrigger value="profile">Profile</TabsTrigger>
+            <TabsTrigger value="password">Password</TabsTrigger>
+            <TabsTrigger value="invoices">Invoices</TabsTrigger>
+          </TabsList>
+          <TabsContent value="profile">
+            <ProfileTab />
+          </TabsContent>
+          <TabsContent value="password">
+            <PasswordTab />
+          </TabsContent>
+          <TabsContent value="invoices">
+            <InvoicesTab />
+          </TabsContent>
+        </Tabs>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function ProfileTab() {
+  const me = useMe();
+  const update = useUpdateProfile();
+  const [name, setName] = useState(me.data?.name ?? '');
+  if (!me.data) return null;
+  const support = describeSupportStatus(computeSupportStatus(me.data, new Date()));
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    update.mutate({ name }, { onSuccess: () => toast.success('Profile saved') });
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-4" noValidate>
+      <Field label="Name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
+      <Field label="Email" value={me.data.email} readOnly disabled />
+      <div className="rounded-lg bg-slate-50 px-3 py-2 text-sm">
+        <span className="text-slate-500">Theme support: </span>
+        <span className="font-medium text-slate-900" data-testid="support-status">
+          {support}
+        </span>
+      </div>
+      {update.error ? <Alert>{update.error.message}</Alert> : null}
+      <div className="flex justify-end">
+        <Button type="submit" disabled={update.isPending || !name.trim() || name === me.data.name}>
+          {update.isPending ? 'Saving…' : 'Save'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function PasswordTab() {
+  const change = useChangePassword();
+  const [form, setForm] = useState({ current: '', next: '', repeat: '' });
+  const mismatch = form.repeat.length > 0 && form.next !== form.repeat;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (mismatch) return;
+    change.mutate(
+      { current_password: form.current, new_password: form.next },
+      {
+        onSuccess: (result) => {
+          toast.success(result.message);
+          setForm({ current: '', next: '', repeat: '' });
+        },
+      },
+    );
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-4" noValidate>
+      <Field
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        value={form.current}
+        onChange={(e) => setForm({ ...form, current: e.target.value })}
+      />
+      <Field
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 8 characters."
+        value={form.next}
+        onChange={(e) => setForm({ ...form, next: e.target.value })}
+      />
+      <Field
+        label="Repeat new password"
+        type="password"
+        autoComplete="new-password"
+        error={mismatch ? 'The passwords do not match' : null}
+        value={form.repeat}
+        onChange={(e) => setForm({ ...form, repeat: e.target.value })}
+      />
+      {change.error ? <Alert>{change.error.message}</Alert> : null}
+      <div className="flex justify-end">
+        <Button type="submit" disabled={change.isPending || !form.current || !form.next || !form.repeat || mismatch}>
+          {change.isPending ? 'Saving…' : 'Change password'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function InvoicesTab() {
+  const me = useMe();
+  const orders = me.data?.orders ?? [];
+  if (orders.length === 0) {
+    return <p className="rounded-lg bg-slate-50 px-3 py-6 text-center text-sm text-slate-600">No purchases yet.</p>;
+  }
+  return (
+    <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200" aria-label="Purchases">
+      {orders.map((order) => (
+        <li key={order.id} className="flex items-center justify-between px-3 py-2.5 text-sm">
+          <span className="font-medium text-slate-800">Order #{order.id}</span>
+          <time dateTime={order.created_at} className="text-slate-600">
+            {dateFormat.format(new Date(order.created_at))}
+          </time>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,136 @@
+import { KeyRound, Plus, SearchX, ShoppingBag } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import {
+  deriveStoreCard,
+  filterStoreCards,
+  KEYS_PAGE_SIZE,
+  paginate,
+  type StoreCard,
+  type StoreTypeFilter,
+} from '@keyport/shared/domain/store-card';
+import { SEARCH_DEBOUNCE_MS } from '@keyport/shared/domain/constants';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { Pagination } from '../../../components/ui/pagination';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { useKeys } from '../api/get-keys';
+import { AddKeyDialog } from './add-key-dialog';
+import { DisconnectDialog } from './disconnect-dialog';
+import { KeyCard } from './key-card';
+import { KeyGridSkeleton } from './key-grid-skeleton';
+import { KeysToolbar } from './keys-toolbar';
+
+export const FETCH_KEYS_FAILED = 'Failed to fetch stores. Please try again later.';
+
+interface KeysBoardProps {
+  initialQuery: string;
+  links: { shopUrl: string; productUrl: string } | undefined;
+}
+
+/** §2 keys dashboard: heading, search, type filter, cards, pagination, empty and error states. */
+export function KeysBoard({ initialQuery, links }: KeysBoardProps) {
+  const keys = useKeys();
+  const [search, setSearch] = useState(initialQuery);
+  const [type, setType] = useState<StoreTypeFilter>('ALL');
+  const [page, setPage] = useState(1);
+  const [adding, setAdding] = useState(false);
+  const [disconnecting, setDisconnecting] = useState<StoreCard | null>(null);
+  const query = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+
+  const cards = useMemo(() => (keys.data ?? []).map(deriveStoreCard), [keys.data]);
+  const filtered = useMemo(() => filterStoreCards(cards, { query, type }), [cards, query, type]);
+  const current = paginate(filtered, page, KEYS_PAGE_SIZE);
+
+  // §4: the page resets to 1 when the search or the filter changes.
+  const [lastFilter, setLastFilter] = useState({ query, type });
+  if (lastFilter.query !== query || lastFilter.type !== type) {
+    setLastFilter({ query, type });
+    setPage(1);
+  }
+
+  return (
+    <section aria-labelledby="keys-heading" className="space-y-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 id="keys-heading" className="text-2xl font-semibold tracking-tight text-slate-900">
+          Keys
+        </h1>
+        <div className="flex flex-wrap gap-2">
+          {links ? (
+            <Button asChild variant="secondary">
+              <a href={links.productUrl} target="_blank" rel="noreferrer">
+                <ShoppingBag aria-hidden="true" className="size-4" />
+                Get More Keys
+              </a>
+            </Button>
+          ) : null}
+          <Button onClick={() => setAdding(true)}>
+            <Plus aria-hidden="true" className="size-4" />
+            Add New Key
+          </Button>
+        </div>
+      </div>
+
+      <KeysToolbar search={search} onSearchChange={setSearch} type={type} onTypeChange={setType} />
+
+      {keys.isPending ? (
+        <KeyGridSkeleton />
+      ) : keys.isError ? (
+        <Alert className="flex flex-wrap items-center justify-between gap-3">
+          <span>{FETCH_KEYS_FAILED}</span>
+          <Button size="sm" variant="secondary" onClick={() => void keys.refetch()} disabled={keys.isFetching}>
+            Try again
+          </Button>
+        </Alert>
+      ) : cards.length === 0 ? (
+        <EmptyState icon={<KeyRound className="size-10" />} title="No Keys Found" text="Add a key to get started">
+          <Button asChild>
+            <Link to="/customer/onboarding">Add Key</Link>
+          </Button>
+          {links ? (
+            <Button asChild variant="secondary">
+              <a href={links.shopUrl} target="_blank" rel="noreferrer">
+                Buy a license
+              </a>
+            </Button>
+          ) : null}
+        </EmptyState>
+      ) : filtered.length === 0 ? (
+        <EmptyState icon={<SearchX className="size-10" />} title="No Results Found" text="No stores match the search">
+          <Button
+            variant="secondary"
+            onClick={() => {
+              setSearch('');
+              setType('ALL');
+            }}
+          >
+            Clear search
+          </Button>
+          <Button onClick={() => setAdding(true)}>Add New Key</Button>
+        </EmptyState>
+      ) : (
+        <>
+          <p className="sr-only" aria-live="polite">
+            {filtered.length} {filtered.length === 1 ? 'key' : 'keys'} found
+          </p>
+          <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 2xl:grid-cols-3">
+            {current.items.map((card) => (
+              <li key={card.id}>
+                <KeyCard card={card} onDisconnect={setDisconnecting} />
+              </li>
+            ))}
+          </ul>
+          <Pagination page={current.page} pageCount={current.pageCount} onPageChange={setPage} />
+        </>
+      )}
+
+      <AddKeyDialog open={adding} onOpenChange={setAdding} />
+      <DisconnectDialog
+        apiKey={disconnecting?.api_key ?? null}
+        storeName={disconnecting?.name ?? ''}
+        onOpenChange={(open) => (open ? undefined : setDisconnecting(null))}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,9 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { getPublicConfig } from '@keyport/shared/contracts/public-config';
+import { callApi } from './api-client';
+
+/** The vendor's external links, from the server's configuration. */
+export const publicConfigQueryOptions = () =>
+  queryOptions({ queryKey: ['public-config'], queryFn: () => callApi(getPublicConfig), staleTime: Infinity });
+
+export const usePublicConfig = () => useQuery(publicConfigQueryOptions());

@@ -1,0 +1,67 @@
+import { DEMO, expect, TEAM, test } from '../support/fixtures';
+
+test.use({ viewport: { width: 1440, height: 900 } });
+
+test('the updates feed shows, and falls back to the saved copy when the call fails', async ({
+  page,
+  login,
+  allowConsoleErrors,
+}) => {
+  allowConsoleErrors(/status of 503/);
+  await login(DEMO);
+  const feed = page.getByTestId('updates-list');
+  await expect(feed.getByRole('listitem').first()).toBeVisible();
+  const titles = await feed.getByRole('heading').allTextContents();
+  expect(titles.length).toBeGreaterThan(0);
+
+  await page.route('**/staff/homepage-settings*', (route) => route.fulfill({ status: 503, json: { error: 'down' } }));
+  await page.reload();
+  await expect(page.getByText('Showing the updates saved on this device')).toBeVisible();
+  await expect(feed.getByRole('heading')).toHaveText(titles);
+});
+
+test('customers see Marketplace and AI Store Builder disabled with Soon', async ({ page, login }) => {
+  await login(DEMO);
+  const panel = page.getByRole('navigation', { name: 'Quick Actions' });
+  await expect(panel).toBeVisible();
+  await expect(panel.getByRole('link', { name: 'Marketplace' })).toHaveCount(0);
+  await expect(panel.getByText('Marketplace').locator('..')).toHaveAttribute('aria-disabled', 'true');
+  await expect(panel.getByText('AI Store Builder').locator('..')).toHaveAttribute('aria-disabled', 'true');
+  await expect(panel.getByText('Soon')).toHaveCount(4);
+  await expect(panel.getByRole('link', { name: /Sell Your Store/ })).toHaveAttribute('target', '_blank');
+  await page.goto('/customer/marketplace');
+  await expect(page.getByText('Marketplace is available to team members only for now.')).toBeVisible();
+});
+
+test('team members can open Marketplace and AI Store Builder', async ({ page, login }) => {
+  await login(TEAM);
+  const panel = page.getByRole('navigation', { name: 'Quick Actions' });
+  await panel.getByRole('link', { name: 'Marketplace' }).click();
+  await expect(page).toHaveURL(/\/customer\/marketplace$/);
+  await expect(page.getByRole('heading', { name: 'Marketplace for team members' })).toBeVisible();
+  await page.goBack();
+  await panel.getByRole('link', { name: 'AI Store Builder' }).click();
+  await expect(page).toHaveURL(/\/customer\/ai-store$/);
+});
+
+test('the quick actions panel is hidden below the xl width', async ({ page, login }) => {
+  await page.setViewportSize({ width: 1100, height: 900 });
+  await login(DEMO);
+  await expect(page.getByRole('navigation', { name: 'Quick Actions' })).toBeHidden();
+});
+
+test('?settings=invoices opens settings on the invoices tab and the parameter is removed', async ({ page, login }) => {
+  await login(DEMO);
+  await page.goto('/customer/my-keys?settings=invoices');
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await expect(dialog.getByRole('tab', { name: 'Invoices' })).toHaveAttribute('aria-selected', 'true');
+  await expect(dialog.getByText(/Order #\d+/)).toHaveCount(2);
+  await expect(page).toHaveURL(/\/customer\/my-keys$/);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  await page.evaluate(() => (window as Window & { openSettingsDialog?: () => void }).openSettingsDialog?.());
+  await expect(dialog.getByRole('tab', { name: 'Profile' })).toHaveAttribute('aria-selected', 'true');
+  // The demo customer's newest order is 8 months old: support runs until 4 months from now.
+  await expect(dialog.getByTestId('support-status')).toHaveText(/^Support active until \d{4}-\d{2}-\d{2}$/);
+});

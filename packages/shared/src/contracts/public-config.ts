@@ -1,0 +1,23 @@
+import { z } from 'zod/mini';
+import { defineContract } from './define';
+
+/** The vendor's external links and settings the web app needs before sign-in. */
+export const PublicConfigSchema = z.object({
+  links: z.object({
+    shopUrl: z.string(),
+    productUrl: z.string(),
+    appStoreUrl: z.string(),
+    sellStoreFormUrl: z.string(),
+    setupGuideVideoUrl: z.string(),
+  }),
+});
+export type PublicConfig = z.infer<typeof PublicConfigSchema>;
+
+export const getPublicConfig = defineContract({
+  method: 'GET',
+  path: '/config',
+  summary: 'Public configuration: external links',
+  tags: ['system'],
+  access: 'public',
+  response: PublicConfigSchema,
+});
