@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   check,
   index,
   integer,
@@ -72,6 +73,11 @@ export const licenseKeys = pgTable(
     myshopify: text('myshopify'),
     secondaryUrl: text('secondary_url'),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    /** The latest theme auth token (a signed JWT); shown again to the owner only. */
+    authToken: text('auth_token'),
+    /** Bumped on every new token, so older tokens can be told apart. */
+    tokenVersion: integer('token_version').notNull().default(0),
+    tokenIssuedAt: timestamp('token_issued_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('license_keys_owner_idx').on(t.ownerId, t.id)],
@@ -124,4 +130,21 @@ export const homepageSettings = pgTable(
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [check('homepage_settings_single_row', sql`${t.id} = 1`)],
+);
+
+/** A theme release per edition: the zip lives in the storage port under `storageKey`. */
+export const releases = pgTable(
+  'releases',
+  {
+    id: serial('id').primaryKey(),
+    edition: tierEnum('edition').notNull(),
+    version: text('version').notNull(),
+    notes: text('notes').notNull().default(''),
+    themeName: text('theme_name'),
+    storageKey: text('storage_key').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('releases_edition_version_unique').on(t.edition, t.version), index('releases_edition_idx').on(t.edition, t.id)],
 );

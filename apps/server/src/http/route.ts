@@ -23,7 +23,7 @@ export type RouteHandler<C extends Contract> = (
   input: RouteInput<C>,
   request: FastifyRequest,
   reply: FastifyReply,
-) => Promise<ResponseOf<C>>;
+) => Promise<ResponseOf<C> | FastifyReply>;
 
 type RouteExtras = Pick<RouteOptions, 'config' | 'bodyLimit'>;
 
@@ -71,7 +71,8 @@ export function registerRoute<C extends Contract>(
         user: request.user,
       } as RouteInput<C>;
       const result = await handler(input, request, reply);
-      if (reply.sent) return reply;
+      // A handler that streams a file sends it itself and returns the reply.
+      if (reply.sent || result === reply) return reply;
       reply.code(status);
       return status === 204 ? reply.send() : reply.send(result);
     },

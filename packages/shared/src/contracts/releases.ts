@@ -1,0 +1,89 @@
+import { z } from 'zod/mini';
+import { TIERS } from '../domain/tiers';
+import { defineContract } from './define';
+
+const url = z.string().check(z.minLength(1, 'Download link not available.'), z.maxLength(2048, 'The link is too long'));
+
+export const ReleaseInfoSchema = z.object({ version: z.string(), download_link: z.string() });
+
+/** §7 POST /staff/get-releases: the release of the key's edition, with a short-lived signed link of this server. */
+export const getReleases = defineContract({
+  method: 'POST',
+  path: '/staff/get-releases',
+  summary: "The current release of the key's edition, with a short-lived download link",
+  tags: ['releases'],
+  access: 'user',
+  body: z.object({ key: z.string().check(z.trim(), z.minLength(1, 'key is required'), z.maxLength(100)) }),
+  response: z.object({ result: ReleaseInfoSchema }),
+});
+
+/** §7 POST /api/download-with-token: the release zip with the token written into config/settings_data.json. */
+export const downloadWithToken = defineContract({
+  method: 'POST',
+  path: '/api/download-with-token',
+  summary: 'Download the theme with the auth token inside (a zip)',
+  tags: ['releases'],
+  access: 'user',
+  body: z.object({
+    downloadUrl: url,
+    token: z.string().check(
+      z.minLength(1, 'Authentication token not available. Please generate token first.'),
+      z.maxLength(4096, 'The token is too long'),
+    ),
+    licenseType: z.optional(z.string().check(z.maxLength(20))),
+  }),
+});
+
+/** §7 POST /api/proxy_dl: the fallback download without the token; only this server's own release links. */
+export const proxyDownload = defineContract({
+  method: 'POST',
+  path: '/api/proxy_dl',
+  summary: 'Download the theme without the token (fallback; own release links only)',
+  tags: ['releases'],
+  access: 'user',
+  body: z.object({ url }),
+});
+
+/** The signed link itself: GET streams the unmodified release zip (the manual download link). */
+export const downloadRelease = defineContract({
+  method: 'GET',
+  path: '/api/releases/:id/download',
+  summary: 'The release zip behind a signed, short-lived link',
+  tags: ['releases'],
+  access: 'public',
+  params: z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid release')) }),
+  query: z.object({
+    key: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid link')),
+    expires: z.string().check(z.regex(/^\d{1,13}$/, 'Invalid link')),
+    sig: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid link')),
+  }),
+});
+
+/** Staff upload (multipart: edition, version, notes, file). */
+export const uploadRelease = defineContract({
+  method: 'POST',
+  path: '/staff/releases',
+  summary: 'Upload a theme release zip for an edition (staff only, multipart/form-data)',
+  tags: ['releases'],
+  access: 'staff',
+  status: 201,
+  response: z.object({
+    release: z.object({
+      id: z.int(),
+      edition: z.enum(TIERS),
+      version: z.string(),
+      notes: z.string(),
+      theme_name: z.nullable(z.string()),
+      size_bytes: z.number(),
+      created_at: z.string(),
+    }),
+  }),
+});
+
+export const DOWNLOAD_MESSAGES = {
+  linkMissing: 'Download link not available.',
+  tokenMissing: 'Authentication token not available. Please generate token first.',
+  failed: 'Download failed',
+  failedCompletely: 'Download failed completely...',
+  versionInfoFailed: 'Failed to fetch theme version info',
+} as const;
