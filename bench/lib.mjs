@@ -27,6 +27,7 @@ export function startServer(script, env = {}) {
   });
   return {
     url,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

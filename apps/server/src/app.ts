@@ -23,8 +23,11 @@ import { registerRoute } from './http/route';
 import { authRoutes } from './modules/auth/auth.routes';
 import { homepageRoutes } from './modules/homepage/homepage.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
+import { releasesRoutes } from './modules/releases/releases.routes';
 import { staffRoutes } from './modules/staff/staff.routes';
 import { createServices, type Adapters } from './services';
+import { connectRoutes } from './modules/connect/connect.routes';
+import { createThemeTokenSigner } from './modules/connect/theme-token';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const SPA_PATHS = /^\/(?:$|login$|signup$|forgot-password$|reset-password$|customer(?:\/|$))/;
@@ -54,7 +57,12 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.decorate('services', createServices(config, options.db, app.log, options.adapters));
+  const signer = await createThemeTokenSigner({ privateJwk: config.tokenSigningKey, dataDir: config.dataDir });
+  const listeningPort = () => {
+    const address = app.server.address();
+    return address && typeof address === 'object' ? address.port : null;
+  };
+  app.decorate('services', createServices(config, options.db, app.log, { signer, listeningPort }, options.adapters));
   app.decorateRequest('user', null);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -116,6 +124,11 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   await app.register(keysRoutes);
   await app.register(staffRoutes);
   await app.register(homepageRoutes);
+  await app.register(releasesRoutes, {
+    uploadDir: path.join(config.dataDir, 'tmp'),
+    maxZipBytes: config.releases.maxBytes,
+  });
+  await app.register(connectRoutes);
 
   const webDist = resolveWebDist(config);
   if (webDist) {

@@ -29,6 +29,17 @@ const EnvSchema = z.object({
   ADD_KEY_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
   ADD_KEY_RATE_LIMIT_MAX_PER_IP: z.coerce.number().int().positive().default(30),
   ADD_KEY_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  TOKEN_SIGNING_KEY: z.string().min(1).optional(),
+  /** 512 MiB by default; below 4 GiB (no zip64). */
+  RELEASE_MAX_BYTES: z.coerce.number().int().positive().max(4_000_000_000).default(536_870_912),
+  DOWNLOAD_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  DOWNLOAD_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(30),
+  DOWNLOAD_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   SHOP_URL: z.url().default('https://example.com/shop'),
   PRODUCT_URL: z.url().default('https://example.com/products/theme'),
   APP_STORE_URL: z.url().default('https://apps.shopify.com/'),
@@ -71,6 +82,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxPerIp: e.ADD_KEY_RATE_LIMIT_MAX_PER_IP,
       windowMs: e.ADD_KEY_RATE_LIMIT_WINDOW_SECONDS * 1000,
     },
+    tokenSigningKey: e.TOKEN_SIGNING_KEY ?? null,
+    releases: { maxBytes: e.RELEASE_MAX_BYTES },
+    downloads: {
+      linkSecret: e.DOWNLOAD_LINK_SECRET ?? null,
+      rateLimit: { max: e.DOWNLOAD_RATE_LIMIT_MAX, windowMs: e.DOWNLOAD_RATE_LIMIT_WINDOW_SECONDS * 1000 },
+    },
+    storage: storageConfig(e, dataDir),
     links: {
       shopUrl: e.SHOP_URL,
       productUrl: e.PRODUCT_URL,
@@ -79,6 +97,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       setupGuideVideoUrl: e.SETUP_GUIDE_VIDEO_URL,
     },
   };
+}
+
+/** Where release zips live: an S3-compatible bucket when S3_BUCKET is set, else DATA_DIR/releases. */
+function storageConfig(e: z.infer<typeof EnvSchema>, dataDir: string) {
+  if (!e.S3_BUCKET) return { kind: 'local', dir: path.join(dataDir, 'releases') } as const;
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  S3_ACCESS_KEY_ID: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither',
+    );
+  }
+  return {
+    kind: 's3',
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION,
+    endpoint: e.S3_ENDPOINT ?? null,
+    credentials:
+      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : null,
+    /** Files downloaded from the bucket for the zip rewrite (it needs random access). */
+    cacheDir: path.join(dataDir, 'cache', 's3'),
+  } as const;
 }
 
 export class ConfigError extends Error {

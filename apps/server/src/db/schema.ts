@@ -146,5 +146,8 @@ export const releases = pgTable(
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('releases_edition_version_unique').on(t.edition, t.version), index('releases_edition_idx').on(t.edition, t.id)],
+  (t) => [
+    uniqueIndex('releases_edition_version_unique').on(t.edition, t.version),
+    index('releases_edition_idx').on(t.edition, t.id),
+  ],
 );

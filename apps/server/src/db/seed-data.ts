@@ -95,3 +95,10 @@ export const DEMO_HOMEPAGE_UPDATES: { daysAgo: number; title: string; body: stri
     body: 'Report five stores that use unauthorized copies of the theme and we add one credit to your account.',
   },
 ];
+
+/** The theme release seeded per edition (a small generated zip), so downloads work on a fresh install. */
+export const DEMO_RELEASE = {
+  version: '4.2.0',
+  themeName: 'Aurora',
+  notes: 'Demo release: a small generated theme with a license token setting.',
+} as const;

@@ -1,4 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { TIERS, type Tier } from '@keyport/shared/domain/tiers';
 import type { Services } from '../services';
 import { homepageSettings, licenseKeys, orders, userStores, users } from './schema';
 import {
@@ -6,11 +10,14 @@ import {
   DEMO_CUSTOMER_KEYS,
   DEMO_HOMEPAGE_UPDATES,
   DEMO_ORDER_AGES_MONTHS,
+  DEMO_RELEASE,
   DEMO_USER_STORES,
   TEAM_KEYS,
   UNCLAIMED_KEYS,
 } from './seed-data';
 import { findUserByEmail } from '../modules/auth/auth.repo';
+import { AppError } from '../http/errors';
+import { generateThemeZip } from '../modules/releases/theme-zip';
 
 function monthsAgo(months: number, now: Date): Date {
   const date = new Date(now);
@@ -25,9 +32,15 @@ function isoDateDaysAgo(days: number, now: Date): string {
 /**
  * Seeds the demo accounts, keys, stores, orders and updates feed once. Runs only when the demo customer does not
  * exist, in one transaction, so a crash half-way leaves nothing behind and the next start seeds again.
+ * Each edition without a release gets the demo theme release, whether the accounts were seeded now or before.
  */
-export async function seedDemoData(services: Pick<Services, 'db' | 'auth'>, log: FastifyBaseLogger, now = new Date()) {
+export async function seedDemoData(
+  services: Pick<Services, 'db' | 'auth' | 'releases'>,
+  log: FastifyBaseLogger,
+  now = new Date(),
+) {
   const { db, auth } = services;
+  await seedDemoReleases(services.releases, log);
   if (await findUserByEmail(db, DEMO_ACCOUNTS[0].email)) return false;
   const hashes = await Promise.all(DEMO_ACCOUNTS.map((account) => auth.hashPassword(account.password)));
   await db.transaction(async (tx) => {
@@ -74,4 +87,28 @@ export async function seedDemoData(services: Pick<Services, 'db' | 'auth'>, log:
       `Unclaimed keys to add: ${UNCLAIMED_KEYS.map((k) => k.apiKey).join(', ')}`,
   );
   return true;
+}
+
+/** A small generated theme zip (generateThemeZip) per edition that has no release yet. Idempotent. */
+async function seedDemoReleases(releases: Services['releases'], log: FastifyBaseLogger): Promise<void> {
+  const missing: Tier[] = [];
+  for (const edition of TIERS) if (!(await releases.hasRelease(edition))) missing.push(edition);
+  if (missing.length === 0) return;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'keyport-seed-'));
+  try {
+    for (const edition of missing) {
+      const zipPath = path.join(dir, `${edition.toLowerCase()}.zip`);
+      await generateThemeZip(zipPath, { edition, version: DEMO_RELEASE.version, themeName: DEMO_RELEASE.themeName });
+      try {
+        const { version, notes } = DEMO_RELEASE;
+        await releases.publishRelease({ edition, version, notes, zipPath, createdBy: null });
+      } catch (error) {
+        // Another process seeded the same version meanwhile.
+        if (!(error instanceof AppError && error.statusCode === 409)) throw error;
+      }
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  log.info(`Demo theme release ${DEMO_RELEASE.version} seeded for ${missing.join(', ')}.`);
 }

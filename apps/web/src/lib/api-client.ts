@@ -46,6 +46,16 @@ function buildUrl(contract: Contract, params?: object, query?: object): string {
 
 /** Calls an endpoint from its shared contract, with the session token in `Authorization: Token <t>`. */
 export async function callApi<C extends Contract>(contract: C, input: CallInput<C> = {}): Promise<ResponseOf<C>> {
+  const response = await callApiForResponse(contract, input);
+  if (response.status === 204) return undefined as ResponseOf<C>;
+  return (await response.json()) as ResponseOf<C>;
+}
+
+/**
+ * Like callApi, but hands back the successful Response unread, for files streamed with progress.
+ * Failures throw ApiError exactly as callApi does.
+ */
+export async function callApiForResponse<C extends Contract>(contract: C, input: CallInput<C> = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json', ...input.headers };
   const token = getSessionToken();
   if (token) headers.authorization = `Token ${token}`;
@@ -64,18 +74,15 @@ export async function callApi<C extends Contract>(contract: C, input: CallInput<
     throw new ApiError(0, NETWORK_ERROR_MESSAGE);
   }
 
-  if (response.status === 204) return undefined as ResponseOf<C>;
+  if (response.ok) return response;
   const payload: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const message =
-      payload && typeof payload === 'object' && 'error' in payload && typeof payload.error === 'string'
-        ? payload.error
-        : `Request failed (${response.status} ${response.statusText})`;
-    if (response.status === 401 && contract.access !== 'public' && token) {
-      clearSessionToken();
-      unauthorizedListeners.forEach((listener) => listener());
-    }
-    throw new ApiError(response.status, message);
+  const message =
+    payload && typeof payload === 'object' && 'error' in payload && typeof payload.error === 'string'
+      ? payload.error
+      : `Request failed (${response.status} ${response.statusText})`;
+  if (response.status === 401 && contract.access !== 'public' && token) {
+    clearSessionToken();
+    unauthorizedListeners.forEach((listener) => listener());
   }
-  return payload as ResponseOf<C>;
+  throw new ApiError(response.status, message);
 }

@@ -1,7 +1,9 @@
 import { z } from 'zod/mini';
 import { defineContract } from './define';
 
-const licenseKey = z.string().check(z.trim(), z.minLength(1, 'key is required'), z.maxLength(100, 'This is not a license key'));
+const licenseKey = z
+  .string()
+  .check(z.trim(), z.minLength(1, 'key is required'), z.maxLength(100, 'This is not a license key'));
 const domainField = z.string().check(z.maxLength(255, 'The domain is too long'));
 
 /**

@@ -26,10 +26,12 @@ export const downloadWithToken = defineContract({
   access: 'user',
   body: z.object({
     downloadUrl: url,
-    token: z.string().check(
-      z.minLength(1, 'Authentication token not available. Please generate token first.'),
-      z.maxLength(4096, 'The token is too long'),
-    ),
+    token: z
+      .string()
+      .check(
+        z.minLength(1, 'Authentication token not available. Please generate token first.'),
+        z.maxLength(4096, 'The token is too long'),
+      ),
     licenseType: z.optional(z.string().check(z.maxLength(20))),
   }),
 });

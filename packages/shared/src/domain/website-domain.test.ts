@@ -175,7 +175,7 @@ describe('§5 validateConnectionDomains', () => {
       {
         ok: true,
         main_url: null,
-        myshopify: 'https://my-store.myshopify.com',
+        myshopify: 'my-store.myshopify.com',
         secondary_url: null,
         notices: [],
         whitelist: ['my-store.myshopify.com'],
@@ -197,13 +197,13 @@ describe('§5 validateConnectionDomains', () => {
       'all three with conversions',
       {
         main_url: 'https://www.shop.com/',
-        myshopify: 'https://shop.myshopify.com',
+        myshopify: 'shop.myshopify.com',
         secondary_url: 'eu.shop.co.uk',
       },
       {
         ok: true,
         main_url: 'https://shop.com',
-        myshopify: 'https://shop.myshopify.com',
+        myshopify: 'shop.myshopify.com',
         secondary_url: 'https://shop.co.uk',
         notices: [converted('www.shop.com', 'shop.com'), converted('eu.shop.co.uk', 'shop.co.uk')],
         whitelist: ['shop.com', 'www.shop.com', 'shop.myshopify.com', 'shop.co.uk', 'eu.shop.co.uk'],
@@ -213,13 +213,13 @@ describe('§5 validateConnectionDomains', () => {
       'stored forms round-trip; duplicates collapse',
       {
         main_url: 'https://shop.com',
-        myshopify: 'https://shop.myshopify.com',
+        myshopify: 'shop.myshopify.com',
         secondary_url: 'https://shop.com',
       },
       {
         ok: true,
         main_url: 'https://shop.com',
-        myshopify: 'https://shop.myshopify.com',
+        myshopify: 'shop.myshopify.com',
         secondary_url: 'https://shop.com',
         notices: [],
         whitelist: ['shop.com', 'shop.myshopify.com'],

@@ -100,8 +100,8 @@ export function normaliseMyshopifyField(input: string): MyshopifyFieldResult {
 /**
  * §5 edit panel "Save Domains & Generate Token": at least one domain
  * ('Please enter at least one domain'); website and secondary follow the website rules,
- * the platform domain the myshopify rule. Returns the stored URLs ('https://{host}', or
- * null when empty), conversion notices and every distinct bare host to whitelist.
+ * the platform domain the myshopify rule. Returns the stored website URLs ('https://{host}',
+ * or null when empty), the bare myshopify domain, conversion notices and every distinct bare host to whitelist.
  */
 export function validateConnectionDomains(input: ConnectionDomainsInput): ConnectionDomainsResult {
   const main = normaliseOptionalText(input.main_url);
@@ -128,7 +128,8 @@ export function validateConnectionDomains(input: ConnectionDomainsInput): Connec
     const result = normaliseMyshopifyField(shop);
     if (!result.ok) return result;
     whitelist.add(result.host);
-    myshopify = toStoredUrl(result.host);
+    // The platform domain is kept bare ('x.myshopify.com'), as the Key entity and the store list carry it.
+    myshopify = result.host;
   }
   const secondaryResult = website(secondary);
   if (!secondaryResult.ok) return secondaryResult;

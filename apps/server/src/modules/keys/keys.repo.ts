@@ -60,6 +60,10 @@ export function releaseOwnedKey(db: DbOrTx, apiKey: string, ownerId: number) {
       myshopify: null,
       secondaryUrl: null,
       claimedAt: null,
+      // The token dies with the connection: a new version makes any copy of it stale.
+      authToken: null,
+      tokenVersion: sql`${licenseKeys.tokenVersion} + 1`,
+      tokenIssuedAt: null,
     })
     .where(and(eq(licenseKeys.apiKey, apiKey), eq(licenseKeys.ownerId, ownerId)))
     .returning({ id: licenseKeys.id })

@@ -2,7 +2,7 @@
  * Shopify theme zips: validation (`inspectThemeZip`) and per-customer copies with the
  * license token written into `config/settings_data.json` (`createTokenizedThemeZip`).
  */
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { injectLicenseToken } from './theme-settings';
@@ -71,6 +71,9 @@ const VERSION_NEEDED_DEFLATE = 20;
 const METHOD_DEFLATE = 8;
 const REGULAR_FILE_ATTRIBUTES = (0o100644 << 16) >>> 0;
 
+/** Copied ranges are read in chunks this large: fewer reads per megabyte, and still little memory per download. */
+const STREAM_CHUNK_BYTES = 512 * 1024;
+
 type OutputPart = { kind: 'copy'; start: number; length: number } | { kind: 'bytes'; data: Buffer };
 
 /** Validates a theme zip (structure, limits, safety, Shopify layout, data). Throws ThemeZipError. */
@@ -100,15 +103,57 @@ export async function createTokenizedThemeZip(
   token: string,
   opts: TokenizeOptions = {},
 ): Promise<TokenizedThemeZip> {
-  const limits = opts.limits ?? DEFAULT_THEME_ZIP_LIMITS;
-  const { scan, settingsText } = await withScannedThemeZip(path, limits, async (found, zipfile) => ({
-    scan: found,
-    settingsText: await readSettingsText(zipfile, found.settingsData),
+  return tokenizePreparedThemeZip(await prepareThemeZip(path, opts.limits), token, opts);
+}
+
+/**
+ * What a tokenized copy needs from the source zip (its scan and settings text), read once. It can serve any number of
+ * tokens while `isPreparedThemeZipCurrent` holds; each stream checks again that the file did not change.
+ */
+export interface PreparedThemeZip {
+  readonly path: string;
+  readonly scan: ThemeZipScan;
+  readonly settingsText: string | null;
+}
+
+export async function prepareThemeZip(
+  path: string,
+  limits: ThemeZipLimits = DEFAULT_THEME_ZIP_LIMITS,
+): Promise<PreparedThemeZip> {
+  return withScannedThemeZip(path, limits, async (scan, zipfile) => ({
+    path,
+    scan,
+    settingsText: await readSettingsText(zipfile, scan.settingsData),
   }));
-  const settingsJson = injectLicenseToken(settingsText, token, opts.settingId);
-  const parts = planTokenizedZip(scan, settingsJson);
+}
+
+/** True while the file at the prepared path is still the one that was scanned (same size, mtime and inode). */
+export async function isPreparedThemeZipCurrent(prepared: PreparedThemeZip): Promise<boolean> {
+  try {
+    const stats = await stat(prepared.path);
+    const { identity } = prepared.scan;
+    return (
+      stats.isFile() &&
+      stats.size === identity.size &&
+      stats.mtimeMs === identity.mtimeMs &&
+      stats.ino === identity.ino &&
+      stats.dev === identity.dev
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** `createTokenizedThemeZip` from a prepared zip: no rescan, only the settings entry and central directory are new. */
+export function tokenizePreparedThemeZip(
+  prepared: PreparedThemeZip,
+  token: string,
+  opts: Pick<TokenizeOptions, 'settingId'> = {},
+): TokenizedThemeZip {
+  const settingsJson = injectLicenseToken(prepared.settingsText, token, opts.settingId);
+  const parts = planTokenizedZip(prepared.scan, settingsJson);
   const contentLength = sumPartLengths(parts);
-  const stream = Readable.from(streamParts(path, scan.identity, parts, contentLength), {
+  const stream = Readable.from(streamParts(prepared.path, prepared.scan.identity, parts, contentLength), {
     objectMode: false,
     highWaterMark: 64 * 1024,
   });
@@ -246,7 +291,7 @@ async function* streamParts(
         yield part.data;
         continue;
       }
-      for await (const chunk of readRangeChunks(handle, part.start, part.length)) {
+      for await (const chunk of readRangeChunks(handle, part.start, part.length, STREAM_CHUNK_BYTES)) {
         produced += chunk.length;
         yield chunk;
       }

@@ -86,15 +86,16 @@ export async function readExactly(handle: FileHandle, position: number, length: 
   return buffer;
 }
 
-/** Yields `length` bytes from `start` in fresh chunks of at most 64 KiB. */
+/** Yields `length` bytes from `start` in fresh chunks of at most `chunkBytes` (64 KiB by default). */
 export async function* readRangeChunks(
   handle: FileHandle,
   start: number,
   length: number,
+  chunkBytes = READ_CHUNK_BYTES,
 ): AsyncGenerator<Buffer, void, undefined> {
   let offset = 0;
   while (offset < length) {
-    const size = Math.min(READ_CHUNK_BYTES, length - offset);
+    const size = Math.min(chunkBytes, length - offset);
     yield await readExactly(handle, start + offset, size);
     offset += size;
   }

@@ -7,6 +7,7 @@ import { QuickActionsPanel } from '../../features/quick-actions/components/quick
 import { UpdatesPanel } from '../../features/updates/components/updates-panel';
 import { usePublicConfig } from '../../lib/public-config';
 import { DashboardLayout } from '../dashboard-layout';
+import { KeyCardActions } from '../key-card-actions';
 
 /** /customer/my-keys: the keys dashboard with its side panels. `?q=` sets the initial search. */
 export function MyKeysPage() {
@@ -39,7 +40,11 @@ export function MyKeysPage() {
       }
       updates={<UpdatesPanel />}
     >
-      <KeysBoard initialQuery={params.get('q') ?? ''} links={config.data?.links} />
+      <KeysBoard
+        initialQuery={params.get('q') ?? ''}
+        links={config.data?.links}
+        renderActions={(card, key) => <KeyCardActions card={card} licenseKey={key} />}
+      />
     </DashboardLayout>
   );
 }

@@ -11,7 +11,7 @@ interface DialogContentProps extends ComponentProps<typeof D.Content> {
   description?: ReactNode;
   /** While busy the dialog cannot be dismissed (Escape, outside click and the close button are ignored). */
   busy?: boolean;
-  size?: 'md' | 'lg';
+  size?: 'md' | 'lg' | 'full';
 }
 
 /** A centred dialog that traps focus and closes on Escape (unless busy). */
@@ -35,14 +35,17 @@ export function DialogContent({
         onPointerDownOutside={block}
         onInteractOutside={block}
         className={cn(
-          'fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl sm:p-6',
-          size === 'lg' ? 'max-w-lg' : 'max-w-md',
+          'fixed z-50 overflow-y-auto bg-white shadow-xl',
+          size === 'full'
+            ? 'inset-0 p-4 sm:p-6'
+            : 'top-1/2 left-1/2 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 rounded-2xl p-5 sm:p-6',
+          size === 'lg' ? 'max-w-lg' : size === 'md' ? 'max-w-md' : null,
           className,
         )}
         {...(description ? {} : { 'aria-describedby': undefined })}
         {...props}
       >
-        <div className="mb-4 pr-8">
+        <div className={cn('mb-4 pr-8', size === 'full' && 'mx-auto max-w-6xl')}>
           <D.Title className="text-lg font-semibold text-slate-900">{title}</D.Title>
           {description ? <D.Description className="mt-1 text-sm text-slate-600">{description}</D.Description> : null}
         </div>

@@ -1,4 +1,5 @@
 import { ChevronRight, Globe, MoreVertical, Store, Unplug } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cardTier, isStoreConnected, type StoreCard } from '@keyport/shared/domain/store-card';
 import { Badge } from '../../../components/ui/badge';
@@ -17,10 +18,12 @@ interface KeyCardProps {
   onDisconnect: (card: StoreCard) => void;
   /** The card opened by /customer/my-keys/{id}: outlined and with its details. */
   focused?: boolean;
+  /** Connect, edit and download controls, composed by the page from other features. */
+  actions?: ReactNode;
 }
 
 /** §3 store card: the license key (copyable), tier, store name and domain, and connection state. */
-export function KeyCard({ card, onDisconnect, focused = false }: KeyCardProps) {
+export function KeyCard({ card, onDisconnect, focused = false, actions }: KeyCardProps) {
   const tier = cardTier(card);
   const connected = isStoreConnected(card);
   return (
@@ -100,6 +103,7 @@ export function KeyCard({ card, onDisconnect, focused = false }: KeyCardProps) {
             </Link>
           )}
         </div>
+        {actions ? <div className="flex flex-wrap gap-2 border-t border-slate-100 pt-3">{actions}</div> : null}
       </div>
     </article>
   );

@@ -1,5 +1,6 @@
 import { ArrowLeft, SearchX } from 'lucide-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import type { Key } from '@keyport/shared/contracts/keys';
 import { Link, useNavigate } from 'react-router';
 import { deriveStoreCard, type StoreCard } from '@keyport/shared/domain/store-card';
 import { Alert } from '../../../components/ui/alert';
@@ -12,7 +13,13 @@ import { KeyCard } from './key-card';
 import { FETCH_KEYS_FAILED } from './keys-board';
 
 /** /customer/my-keys/{id}: one of the user's keys, focused, with its details. Someone else's id is simply not found. */
-export function KeyDetail({ keyId }: { keyId: number }) {
+export function KeyDetail({
+  keyId,
+  renderActions,
+}: {
+  keyId: number;
+  renderActions?: (card: StoreCard, key: Key) => ReactNode;
+}) {
   const keys = useKeys();
   const navigate = useNavigate();
   const [disconnecting, setDisconnecting] = useState<StoreCard | null>(null);
@@ -35,7 +42,12 @@ export function KeyDetail({ keyId }: { keyId: number }) {
       ) : card ? (
         <>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{card.name}</h1>
-          <KeyCard card={card} focused onDisconnect={setDisconnecting} />
+          <KeyCard
+            card={card}
+            focused
+            onDisconnect={setDisconnecting}
+            actions={renderActions && key ? renderActions(card, key) : null}
+          />
         </>
       ) : (
         <EmptyState

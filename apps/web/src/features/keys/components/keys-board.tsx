@@ -1,5 +1,6 @@
 import { KeyRound, Plus, SearchX, ShoppingBag } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
+import type { Key } from '@keyport/shared/contracts/keys';
 import { Link } from 'react-router';
 import {
   deriveStoreCard,
@@ -27,10 +28,11 @@ export const FETCH_KEYS_FAILED = 'Failed to fetch stores. Please try again later
 interface KeysBoardProps {
   initialQuery: string;
   links: { shopUrl: string; productUrl: string } | undefined;
+  renderActions?: (card: StoreCard, key: Key) => ReactNode;
 }
 
 /** §2 keys dashboard: heading, search, type filter, cards, pagination, empty and error states. */
-export function KeysBoard({ initialQuery, links }: KeysBoardProps) {
+export function KeysBoard({ initialQuery, links, renderActions }: KeysBoardProps) {
   const keys = useKeys();
   const [search, setSearch] = useState(initialQuery);
   const [type, setType] = useState<StoreTypeFilter>('ALL');
@@ -40,6 +42,7 @@ export function KeysBoard({ initialQuery, links }: KeysBoardProps) {
   const query = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
 
   const cards = useMemo(() => (keys.data ?? []).map(deriveStoreCard), [keys.data]);
+  const keyById = useMemo(() => new Map((keys.data ?? []).map((key) => [key.id, key])), [keys.data]);
   const filtered = useMemo(() => filterStoreCards(cards, { query, type }), [cards, query, type]);
   const current = paginate(filtered, page, KEYS_PAGE_SIZE);
 
@@ -117,7 +120,11 @@ export function KeysBoard({ initialQuery, links }: KeysBoardProps) {
           <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 2xl:grid-cols-3">
             {current.items.map((card) => (
               <li key={card.id}>
-                <KeyCard card={card} onDisconnect={setDisconnecting} />
+                <KeyCard
+                  card={card}
+                  onDisconnect={setDisconnecting}
+                  actions={renderActions && keyById.get(card.id) ? renderActions(card, keyById.get(card.id)!) : null}
+                />
               </li>
             ))}
           </ul>

@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import * as contracts from '@keyport/shared/contracts/releases';
+import { registerRoute } from '../../http/route';
+import { multipartLimits, receiveReleaseUpload } from './release-upload';
+import type { ReleaseDownload } from './releases.service';
+
+export interface ReleasesRoutesOptions {
+  /** Where uploads are written while they are checked (DATA_DIR/tmp: the same disk as local storage). */
+  uploadDir: string;
+  maxZipBytes: number;
+}
+
+/** §7 releases and downloads: staff upload, release info with a signed link, and the three download routes. */
+export async function releasesRoutes(app: FastifyInstance, options: ReleasesRoutesOptions) {
+  const releases = app.services.releases;
+
+  // Multipart parsing exists only inside this plugin, for the upload route.
+  await app.register(async (upload) => {
+    await upload.register(multipart, { limits: multipartLimits(options.maxZipBytes) });
+    registerRoute(upload, contracts.uploadRelease, async ({ user }, request) => {
+      await mkdir(options.uploadDir, { recursive: true });
+      const zipPath = path.join(options.uploadDir, `upload-${randomBytes(12).toString('hex')}.zip`);
+      try {
+        const fields = await receiveReleaseUpload(request, zipPath, options.maxZipBytes);
+        const row = await releases.publishRelease({ ...fields, zipPath, createdBy: user.id });
+        return {
+          release: {
+            id: row.id,
+            edition: row.edition,
+            version: row.version,
+            notes: row.notes,
+            theme_name: row.themeName,
+            size_bytes: row.sizeBytes,
+            created_at: row.createdAt.toISOString(),
+          },
+        };
+      } finally {
+        await rm(zipPath, { force: true });
+      }
+    });
+  });
+
+  registerRoute(app, contracts.getReleases, async ({ user, body }) => ({
+    result: await releases.getReleaseInfo(user.id, body.key),
+  }));
+
+  registerRoute(app, contracts.downloadRelease, async ({ params, query }, _request, reply) =>
+    sendZip(reply, await releases.openSignedDownload({ id: params.id, ...query })),
+  );
+
+  registerRoute(app, contracts.downloadWithToken, async ({ user, body }, request, reply) =>
+    sendZip(
+      reply,
+      await releases.openTokenDownload(user.id, {
+        downloadUrl: body.downloadUrl,
+        token: body.token,
+        requestHost: request.host,
+      }),
+    ),
+  );
+
+  registerRoute(app, contracts.proxyDownload, async ({ user, body }, request, reply) =>
+    sendZip(reply, await releases.openProxyDownload(user.id, { url: body.url, requestHost: request.host })),
+  );
+}
+
+function sendZip(reply: FastifyReply, download: ReleaseDownload): FastifyReply {
+  return reply
+    .code(200)
+    .header('content-type', 'application/zip')
+    .header('content-length', String(download.contentLength))
+    .header('content-disposition', `attachment; filename="${download.filename}"`)
+    .header('cache-control', 'private, no-store')
+    .send(download.stream);
+}

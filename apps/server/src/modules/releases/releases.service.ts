@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { ThemeTokenClaims } from '@keyport/shared/contracts/connect';
+import { DOWNLOAD_MESSAGES } from '@keyport/shared/contracts/releases';
+import type { Tier } from '@keyport/shared/domain/tiers';
+import type { Db } from '../../db/client';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import type { RateLimiter } from '../../http/rate-limit';
+import type { StoragePort } from '../../integrations/storage/port';
+import { normalizeLicenseKey } from '../keys/license-key-format';
+import type { DownloadLinkClaims, DownloadLinks, LinkProblem } from './download-link';
+import { createPreparedZipCache } from './prepared-zip-cache';
+import { pickLatestRelease } from './release-version';
+import * as repo from './releases.repo';
+import { DEFAULT_THEME_ZIP_LIMITS, inspectThemeZip, tokenizePreparedThemeZip, type ThemeZipLimits } from './theme-zip';
+import { isThemeZipError } from './theme-zip-errors';
+
+export const KEY_NOT_FOUND = 'License key not found.';
+export const LINK_EXPIRED = 'This download link has expired. Please try again.';
+export const RELEASE_NOT_FOUND = 'This release no longer exists.';
+export const LINK_FOR_ANOTHER_KEY = 'This download link belongs to another license key.';
+export const WRONG_EDITION = 'This release is for another edition than your license.';
+
+/** A zip ready to stream: its exact length and the attachment name. */
+export interface ReleaseDownload {
+  stream: Readable;
+  contentLength: number;
+  filename: string;
+}
+
+export interface PublishReleaseInput {
+  edition: Tier;
+  version: string;
+  notes: string;
+  /** The uploaded zip; moved into storage on success. The caller removes it otherwise. */
+  zipPath: string;
+  createdBy: number | null;
+}
+
+export interface ReleasesServiceDeps {
+  db: Db;
+  storage: StoragePort;
+  links: DownloadLinks;
+  /** Verifies a theme auth token: signed by us and still its key's current token (modules/connect). */
+  themeTokens: { verify(token: string): Promise<ThemeTokenClaims | null> };
+  /** Downloads that stream, per user (or per key for the public signed link). */
+  downloadLimit: RateLimiter;
+  maxZipBytes: number;
+}
+
+/** Releases per edition, their download links and the three download routes of §7. */
+export function createReleasesService(deps: ReleasesServiceDeps) {
+  const { db, storage, links, themeTokens, downloadLimit } = deps;
+  const limits: ThemeZipLimits = { ...DEFAULT_THEME_ZIP_LIMITS, maxBytes: deps.maxZipBytes };
+  const preparedZips = createPreparedZipCache({ max: 16, limits });
+
+  /**
+   * The release a link names, when `keyId` (the link's key, or the token's) is the caller's key, the link was made for
+   * that key and the release is of its edition.
+   */
+  async function resolveOwnRelease(userId: number, keyId: number, link: DownloadLinkClaims) {
+    const found = await repo.findOwnedKeyWithRelease(db, userId, keyId, link.releaseId);
+    if (!found) throw notFound(KEY_NOT_FOUND);
+    if (keyId !== link.keyId) throw forbidden(LINK_FOR_ANOTHER_KEY);
+    if (!found.release) throw notFound(RELEASE_NOT_FOUND);
+    if (found.release.edition !== found.key.tier) throw forbidden(WRONG_EDITION);
+    return found.release;
+  }
+
+  async function openStoredZip(release: repo.ReleaseRow): Promise<ReleaseDownload> {
+    const stored = await storage.stat(release.storageKey);
+    if (!stored) throw notFound(RELEASE_NOT_FOUND);
+    return {
+      stream: await storage.createReadStream(release.storageKey),
+      contentLength: stored.size,
+      filename: releaseFilename(release),
+    };
+  }
+
+  return {
+    /**
+     * Validates a theme zip and makes it the edition's release `version`: 400 with the zip problem, 413 when too
+     * large, 409 when the version exists.
+     */
+    async publishRelease(input: PublishReleaseInput): Promise<repo.ReleaseRow> {
+      if (await repo.findReleaseByVersion(db, input.edition, input.version)) throw versionExists(input);
+      const info = await inspectThemeZip(input.zipPath, limits).catch((error: unknown) => {
+        if (!isThemeZipError(error)) throw error;
+        throw new AppError(error.code === 'zip_too_large' ? 413 : 400, error.message);
+      });
+      const storageKey = `${input.edition.toLowerCase()}/${input.version}-${randomBytes(6).toString('hex')}.zip`;
+      const { size } = await storage.put(storageKey, input.zipPath);
+      const row = await repo
+        .insertRelease(db, {
+          edition: input.edition,
+          version: input.version,
+          notes: input.notes,
+          themeName: info.themeName,
+          storageKey,
+          sizeBytes: size,
+          createdBy: input.createdBy,
+        })
+        .catch(async (error: unknown) => {
+          await storage.delete(storageKey);
+          throw error;
+        });
+      if (!row) {
+        // Someone published the same version meanwhile.
+        await storage.delete(storageKey);
+        throw versionExists(input);
+      }
+      return row;
+    },
+
+    hasRelease: (edition: Tier) => repo.hasEditionRelease(db, edition),
+
+    /** §7 POST /staff/get-releases: the newest release of the caller's key's edition, with a signed link. */
+    async getReleaseInfo(userId: number, apiKey: string): Promise<{ version: string; download_link: string }> {
+      const key = await repo.findOwnedKeyByApiKey(db, userId, normalizeLicenseKey(apiKey));
+      if (!key) throw notFound(KEY_NOT_FOUND);
+      const release = pickLatestRelease(await repo.listEditionReleases(db, key.tier));
+      if (!release) throw notFound(DOWNLOAD_MESSAGES.versionInfoFailed);
+      return { version: release.version, download_link: links.create(release.id, key.id) };
+    },
+
+    /** GET of a signed link: the signature is the credential. */
+    async openSignedDownload(query: { id: string; key: string; expires: string; sig: string }) {
+      const check = links.checkQuery(query);
+      if (!check.ok) throw forbidden(LINK_EXPIRED);
+      const release = await repo.findRelease(db, check.claims.releaseId);
+      if (!release) throw notFound(RELEASE_NOT_FOUND);
+      downloadLimit.hit(`download-key:${check.claims.keyId}`);
+      return openStoredZip(release);
+    },
+
+    /**
+     * §7 POST /api/download-with-token: the release behind one of our own links, with the token written into
+     * config/settings_data.json. The token must be the current one of the caller's key the link was made for.
+     */
+    async openTokenDownload(
+      userId: number,
+      input: { downloadUrl: string; token: string; requestHost: string | undefined },
+    ): Promise<ReleaseDownload> {
+      const check = links.parse(input.downloadUrl, input.requestHost);
+      if (!check.ok) throw linkError(check.problem);
+      const claims = await themeTokens.verify(input.token);
+      if (!claims) throw forbidden(DOWNLOAD_MESSAGES.tokenMissing);
+      const release = await resolveOwnRelease(userId, claims.kid, check.claims);
+      downloadLimit.hit(`download-user:${userId}`);
+      const prepared = await preparedZips.get(await storage.localPath(release.storageKey));
+      const zip = tokenizePreparedThemeZip(prepared, input.token);
+      return { stream: zip.stream, contentLength: zip.contentLength, filename: releaseFilename(release) };
+    },
+
+    /** §7 POST /api/proxy_dl: the fallback without the token; the same allowlist, nothing is ever fetched. */
+    async openProxyDownload(
+      userId: number,
+      input: { url: string; requestHost: string | undefined },
+    ): Promise<ReleaseDownload> {
+      const check = links.parse(input.url, input.requestHost);
+      if (!check.ok) throw linkError(check.problem);
+      const release = await resolveOwnRelease(userId, check.claims.keyId, check.claims);
+      downloadLimit.hit(`download-user:${userId}`);
+      return openStoredZip(release);
+    },
+  };
+}
+export type ReleasesService = ReturnType<typeof createReleasesService>;
+
+function linkError(problem: LinkProblem): AppError {
+  return problem === 'expired' ? forbidden(LINK_EXPIRED) : badRequest(DOWNLOAD_MESSAGES.linkMissing);
+}
+
+function versionExists(input: { edition: Tier; version: string }): AppError {
+  return conflict(`Version ${input.version} of the ${input.edition} edition already exists.`);
+}
+
+/** `<theme>-<edition>-<version>.zip`, e.g. `aurora-pro-4.2.0.zip`; `theme-…` when the theme's name is unknown. */
+export function releaseFilename(release: { themeName: string | null; edition: Tier; version: string }): string {
+  const theme = slugify(release.themeName ?? '') || 'theme';
+  const version = release.version.replace(/[^0-9A-Za-z.+-]/g, '-');
+  return `${theme}-${release.edition.toLowerCase()}-${version}.zip`;
+}
+
+function slugify(name: string): string {
+  return name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 60)
+    .replace(/^-+|-+$/g, '');
+}
