@@ -1,29 +1,15 @@
 import { Check, Copy } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import { COPY_CONFIRM_MS } from '@keyport/shared/domain/constants';
 import { cn } from '../../lib/cn';
+import { useCopyToClipboard } from '../../lib/use-copy-to-clipboard';
 
 /** Copies a value; shows a green confirmation for 3 seconds (§9), then returns to normal. */
 export function CopyButton({ value, label, className }: { value: string; label: string; className?: string }) {
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => setCopied(false), COPY_CONFIRM_MS);
-    } catch {
-      setCopied(false);
-    }
-  }
+  const { copied, copy } = useCopyToClipboard();
 
   return (
     <button
       type="button"
-      onClick={() => void copy()}
+      onClick={() => void copy(value)}
       aria-label={copied ? 'Copied' : label}
       title={copied ? 'Copied' : label}
       className={cn(

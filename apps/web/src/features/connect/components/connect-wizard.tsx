@@ -1,8 +1,7 @@
 import { AlertTriangle, Check, Copy, ExternalLink, Loader2 } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import type { Key } from '@keyport/shared/contracts/keys';
-import { COPY_CONFIRM_MS } from '@keyport/shared/domain/constants';
 import { validateWizardDomain } from '@keyport/shared/domain/shopify-domain';
 import { stripStoredUrl } from '@keyport/shared/domain/website-domain';
 import { Alert } from '../../../components/ui/alert';
@@ -10,6 +9,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { cn } from '../../../lib/cn';
+import { useCopyToClipboard } from '../../../lib/use-copy-to-clipboard';
 import { useUserStores } from '../api/get-user-stores';
 import { useSaveDomains } from '../api/save-domains';
 import { CONNECT_MESSAGES, domainErrorMessage, tokenErrorMessage } from './connect-messages';
@@ -38,9 +38,7 @@ export function ConnectWizard({ licenseKey, appStoreUrl, open, onOpenChange }: C
   const [savedDomain, setSavedDomain] = useState<string | null>(null);
   const [domainError, setDomainError] = useState<string | null>(null);
   const [token, setToken] = useState<TokenState>({ status: 'idle' });
-  const [copied, setCopied] = useState(false);
-  const copyTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(copyTimer.current), []);
+  const { copied, copy: copyToken } = useCopyToClipboard();
   const storeList = stores.data?.stores ?? [];
 
   // Cancel resets everything and closes.
@@ -51,7 +49,6 @@ export function ConnectWizard({ licenseKey, appStoreUrl, open, onOpenChange }: C
     setSavedDomain(null);
     setDomainError(null);
     setToken({ status: 'idle' });
-    setCopied(false);
   }
   function close() {
     reset();
@@ -108,17 +105,6 @@ export function ConnectWizard({ licenseKey, appStoreUrl, open, onOpenChange }: C
         },
       },
     );
-  }
-
-  async function copyToken(value: string) {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-      clearTimeout(copyTimer.current);
-      copyTimer.current = setTimeout(() => setCopied(false), COPY_CONFIRM_MS);
-    } catch {
-      setCopied(false);
-    }
   }
 
   function complete() {

@@ -1,7 +1,6 @@
 import { Check, Copy } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import { COPY_CONFIRM_MS } from '@keyport/shared/domain/constants';
 import { cn } from '../../../lib/cn';
+import { useCopyToClipboard } from '../../../lib/use-copy-to-clipboard';
 
 /** A masked preview of the token: the start and the end, the middle hidden. */
 export function maskToken(token: string): string {
@@ -10,25 +9,12 @@ export function maskToken(token: string): string {
 
 /** §2 "an authentication token box with a masked preview, click to copy" (copied state for 3 seconds). */
 export function TokenBox({ token }: { token: string }) {
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(token);
-      setCopied(true);
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => setCopied(false), COPY_CONFIRM_MS);
-    } catch {
-      setCopied(false);
-    }
-  }
+  const { copied, copy } = useCopyToClipboard();
 
   return (
     <button
       type="button"
-      onClick={() => void copy()}
+      onClick={() => void copy(token)}
       aria-label={copied ? 'Token copied' : 'Copy authentication token'}
       data-testid="token-box"
       className={cn(
