@@ -35,6 +35,8 @@ const SPA_PATHS = /^\/(?:$|login$|signup$|forgot-password$|reset-password$|custo
 export interface BuildOptions {
   db: Db;
   adapters?: Adapters;
+  /** Where the JSON logs go (standard output by default). */
+  logDestination?: NodeJS.WritableStream;
 }
 
 /** The whole server as one Fastify instance. server.ts listens on it; tests `inject` into it. */
@@ -42,6 +44,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(options.logDestination ? { stream: options.logDestination } : {}),
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'],
         censor: '[redacted]',

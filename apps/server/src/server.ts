@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { DataDirLockedError, openDatabase } from './db/client';
 import { seedDemoData } from './db/seed';
+import { DEMO_ACCOUNTS, UNCLAIMED_KEYS } from './db/seed-data';
 
 /** Reads config, opens the database, builds the app and listens. Nothing else. */
 async function main() {
@@ -21,7 +22,8 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   try {
     if (config.seed) await seedDemoData(app.services, app.log);
-    await app.listen({ port: config.port, host: config.host });
+    const address = await app.listen({ port: config.port, host: config.host });
+    if (config.seed) printWelcome(address.replace('0.0.0.0', 'localhost'));
   } catch (error) {
     app.log.error({ err: error }, 'start failed');
     await app.close();
@@ -38,3 +40,25 @@ main().catch((error: unknown) => {
   }
   process.exit(1);
 });
+
+/** A plain-text welcome for the person who ran `npm start` (the JSON logs are for machines). */
+function printWelcome(url: string) {
+  const accounts = DEMO_ACCOUNTS.map(
+    (a) => `    ${a.email.padEnd(20)} ${a.password.padEnd(16)} ${a.role ?? 'customer'}`,
+  );
+  process.stdout.write(
+    [
+      '',
+      `  Keyport is running at ${url}/customer/my-keys`,
+      '',
+      '  Demo sign-ins:',
+      ...accounts,
+      '',
+      `  Unclaimed keys to try "Add New Key": ${UNCLAIMED_KEYS.slice(0, 2)
+        .map((k) => k.apiKey)
+        .join(', ')}, … (README)`,
+      '',
+      '',
+    ].join('\n'),
+  );
+}

@@ -36,7 +36,11 @@ export interface TestApp {
 }
 
 /** Builds the app on a freshly emptied database, with the same config parsing users get. */
-export async function createTestApp(env: Record<string, string> = {}, adapters: Adapters = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  adapters: Adapters = {},
+  logDestination?: NodeJS.WritableStream,
+): Promise<TestApp> {
   const { db } = await getTestDatabase();
   await resetDatabase(db);
   const config = loadConfig({
@@ -47,7 +51,7 @@ export async function createTestApp(env: Record<string, string> = {}, adapters: 
     WEB_DIST_DIR: path.join(os.tmpdir(), 'keyport-no-web-dist'),
     ...env,
   });
-  const app = await buildApp(config, { db, adapters });
+  const app = await buildApp(config, { db, adapters, logDestination });
   await app.ready();
   afterAll(() => app.close());
   return { app, db };
