@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import type { APIRequestContext } from '@playwright/test';
-import { createCustomer, expect, mintKeys, test, useSession } from '../support/fixtures';
+import { createCustomer, DEMO, expect, mintKeys, test, useSession } from '../support/fixtures';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -104,4 +104,50 @@ test('edit connection with a subdomain shows the conversion notice, then downloa
   await page.keyboard.press('Escape');
   const card = page.getByTestId('key-card');
   await expect(card.getByTestId('card-domain')).toHaveText('https://harbor-goods.co.uk');
+});
+
+test('a connected key without a token asks for one before downloading', async ({ page, login }) => {
+  await login(DEMO); // the seeded keys are connected but have no token yet
+  await page.getByRole('button', { name: 'Download theme for cedarwood-coffee' }).click();
+  const panel = page.getByRole('dialog', { name: 'Edit Connection' });
+  await expect(panel.getByText('Authentication token not available. Please generate token first.')).toBeVisible();
+  await panel.getByRole('button', { name: 'Go to Setup URLs' }).click();
+  await expect(panel.getByLabel('Website URL')).toHaveValue('cedarwood-coffee.com');
+});
+
+test('download fallbacks: without the token, then the manual link', async ({
+  page,
+  request,
+  baseURL,
+  allowConsoleErrors,
+}) => {
+  allowConsoleErrors(/status of 50[03]/);
+  const customer = await customerWithKey(request, baseURL!, 'PRO');
+  const saved = await request.put(`${baseURL}/keys/`, {
+    headers: { authorization: `Token ${customer.token}` },
+    data: { key: customer.key, myshopify: 'fallback-store' },
+  });
+  const { tokentheme } = (await saved.json()) as { tokentheme: string };
+  await useSession(page, customer.token);
+  await page.goto('/customer/my-keys');
+  await page.getByRole('button', { name: /Download theme for/ }).click();
+  const panel = page.getByRole('dialog', { name: 'Edit Connection' });
+
+  await page.route('**/api/download-with-token', (route) => route.fulfill({ status: 503, json: { error: 'down' } }));
+  const downloadPromise = page.waitForEvent('download');
+  await panel.getByRole('button', { name: 'Download Theme' }).click();
+  await expect(page.getByText('Download failed', { exact: true })).toBeVisible();
+  await expect(page.getByText(/downloaded without your token/)).toBeVisible();
+  const download = await downloadPromise;
+  const file = test.info().outputPath('without-token.zip');
+  await download.saveAs(file);
+  expect(execFileSync('unzip', ['-p', file, '*config/settings_data.json']).toString('utf8')).not.toContain(tokentheme);
+
+  await page.route('**/api/proxy_dl', (route) => route.fulfill({ status: 500, json: { error: 'down' } }));
+  await panel.getByRole('button', { name: 'Download Theme' }).click();
+  await expect(panel.getByText('Download failed completely...')).toBeVisible();
+  await expect(panel.getByRole('link', { name: 'Download manually' })).toHaveAttribute(
+    'href',
+    /\/api\/releases\/\d+\/download\?key=\d+&expires=\d+&sig=/,
+  );
 });

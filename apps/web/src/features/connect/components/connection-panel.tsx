@@ -2,6 +2,7 @@ import { AlertTriangle, Minus, Plus } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import type { Key } from '@keyport/shared/contracts/keys';
+import { DOWNLOAD_MESSAGES } from '@keyport/shared/contracts/releases';
 import { EDIT_PANEL_FOCUS_DELAY_MS } from '@keyport/shared/domain/constants';
 import { deriveStoreCard, NO_DOMAIN } from '@keyport/shared/domain/store-card';
 import { stripStoredUrl, validateConnectionDomains } from '@keyport/shared/domain/website-domain';
@@ -198,7 +199,16 @@ export function ConnectionPanel({
               <div className="space-y-4">
                 <div className="space-y-1.5">
                   <p className="text-sm font-medium text-slate-700">Authentication token</p>
-                  {token ? <TokenBox token={token} /> : <Alert>No token yet: save the domains first.</Alert>}
+                  {token ? (
+                    <TokenBox token={token} />
+                  ) : existingToken.isPending ? null : (
+                    <Alert tone="info" className="flex flex-wrap items-center justify-between gap-2">
+                      <span>{DOWNLOAD_MESSAGES.tokenMissing}</span>
+                      <Button size="sm" variant="secondary" onClick={() => setStep(1)}>
+                        Go to Setup URLs
+                      </Button>
+                    </Alert>
+                  )}
                   <p className="text-xs text-slate-500">
                     Click to copy. Paste it in your store admin: Themes, Customize, Theme settings, License.
                   </p>

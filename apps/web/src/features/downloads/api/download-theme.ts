@@ -1,13 +1,9 @@
-import { downloadWithToken, getReleases, proxyDownload } from '@keyport/shared/contracts/releases';
+import { DOWNLOAD_MESSAGES, downloadWithToken, getReleases, proxyDownload } from '@keyport/shared/contracts/releases';
 import { callApi, callApiForResponse } from '../../../lib/api-client';
 
 /** §8 "Download" texts. */
 export const DOWNLOAD_TEXT = {
-  versionInfoFailed: 'Failed to fetch theme version info',
-  linkMissing: 'Download link not available.',
-  tokenMissing: 'Authentication token not available. Please generate token first.',
-  failed: 'Download failed',
-  failedCompletely: 'Download failed completely...',
+  ...DOWNLOAD_MESSAGES,
   fallbackWarning:
     'The theme was downloaded without your token. Paste the token into the theme settings (License section) manually.',
   defaultFileName: 'theme.zip',

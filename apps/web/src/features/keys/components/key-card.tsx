@@ -69,7 +69,7 @@ export function KeyCard({ card, onDisconnect, focused = false, actions }: KeyCar
         <div>
           <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">License key</p>
           <div className="flex items-center gap-1">
-            <code className="min-w-0 flex-1 font-mono text-sm break-all text-slate-800">{card.api_key}</code>
+            <code className="min-w-0 flex-1 font-mono text-sm break-words text-slate-800">{card.api_key}</code>
             <CopyButton value={card.api_key} label="Copy license key" />
           </div>
         </div>
