@@ -12,6 +12,9 @@ import { startServer } from './lib.mjs';
 const root = path.resolve(import.meta.dirname, '..');
 const MB = 1_000_000;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+/** Token and unmodified measurements alternate in this many trials; each kind's median counts. */
+const TRIALS = 5;
+
 /** Edition, size in MB, sequential downloads of each kind, then that many concurrent downloads of each kind. */
 const PLAN = [
   { edition: 'LITE', megabytes: 5, rounds: 10, concurrency: 4 },
@@ -85,10 +88,15 @@ async function measure(base, pid) {
 
     await withToken(); // warm-up: the first rewrite opens the file cold
     await unmodified();
-    const sequentialToken = await sequentially(plan.rounds, withToken, pid);
-    const sequentialUnmodified = await sequentially(plan.rounds, unmodified, pid);
-    const concurrentToken = await concurrently(plan.concurrency, withToken, pid);
-    const concurrentUnmodified = await concurrently(plan.concurrency, unmodified, pid);
+    // Shared machines drift: alternate the two kinds in several trials and keep each kind's median.
+    const [sequentialToken, sequentialUnmodified] = await pairedTrials(
+      () => sequentially(plan.rounds, withToken, pid),
+      () => sequentially(plan.rounds, unmodified, pid),
+    );
+    const [concurrentToken, concurrentUnmodified] = await pairedTrials(
+      () => concurrently(plan.concurrency, withToken, pid),
+      () => concurrently(plan.concurrency, unmodified, pid),
+    );
     rows.push({
       size: `${plan.megabytes} MB`,
       mode: `sequential ×${plan.rounds}`,
@@ -107,6 +115,23 @@ async function measure(base, pid) {
     });
   }
   return rows;
+}
+
+/** Runs the two measurements alternately (A B A B …) TRIALS times; each one's median trial. */
+async function pairedTrials(measureA, measureB) {
+  const a = [];
+  const b = [];
+  for (let i = 0; i < TRIALS; i++) {
+    a.push(await measureA());
+    b.push(await measureB());
+  }
+  return [median(a), median(b)];
+}
+
+/** The trial with the median throughput, with the highest RSS growth seen in any trial. */
+function median(results) {
+  const sorted = [...results].sort((a, b) => a.mbps - b.mbps);
+  return { mbps: sorted[Math.floor(sorted.length / 2)].mbps, rss: Math.max(...results.map((r) => r.rss)) };
 }
 
 /** N downloads one after another; MB/s over the time spent downloading, and the RSS growth meanwhile. */

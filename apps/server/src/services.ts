@@ -74,7 +74,7 @@ export function createServices(
       secret: loadDownloadLinkSecret({ configured: config.downloads.linkSecret, dataDir: config.dataDir }),
       publicUrl,
     }),
-    themeTokens: { verify: (token) => connect.verify(token) },
+    themeTokens: { verifySignature: (token) => connect.verifySignature(token) },
     downloadLimit: limits.downloads,
     maxZipBytes: config.releases.maxBytes,
   });

@@ -62,6 +62,9 @@ export function createConnectService({
       return claims;
     },
 
+    /** Signature and shape only; the caller checks the version against the key it loads anyway. */
+    verifySignature: (token: string) => signer.verifySignature(token),
+
     jwks: () => signer.jwks(),
   };
 }

@@ -46,7 +46,7 @@ export function hasEditionRelease(db: DbOrTx, edition: Tier) {
     .then((rows) => rows.length > 0);
 }
 
-const keyColumns = { id: licenseKeys.id, tier: licenseKeys.tier };
+const keyColumns = { id: licenseKeys.id, tier: licenseKeys.tier, tokenVersion: licenseKeys.tokenVersion };
 
 /** The caller's key by its license key text; null when it does not exist or someone else holds it. */
 export function findOwnedKeyByApiKey(db: DbOrTx, ownerId: number, apiKey: string) {
