@@ -1,5 +1,6 @@
 import { parse } from 'tldts';
 import { normaliseOptionalText } from './empty-value';
+import { toAsciiHostname, typedHost } from './hostname';
 import { validateShopifyDomainInput } from './shopify-domain';
 
 /**
@@ -38,15 +39,24 @@ export type ConnectionDomainsResult =
     }
   | { ok: false; error: string };
 
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-const TLD = /^[a-z]{2,63}$/;
+/**
+ * Top-level names that are in the Public Suffix List's ICANN section but never a public website: 'arpa' (DNS
+ * infrastructure, including 'home.arpa' for home networks and the reverse-lookup zones) and 'onion' (Tor only,
+ * RFC 7686). Everything else is the list's decision (ADR 008).
+ */
+const NOT_A_WEBSITE_TLDS = new Set(['arpa', 'onion']);
 
-/** name.tld shape: letter/digit/hyphen labels, a final label of 2+ letters (so no IPs). */
-function hasDomainShape(host: string): boolean {
-  if (host.length > 253) return false;
-  const labels = host.split('.');
-  const tld = labels[labels.length - 1] ?? '';
-  return labels.length >= 2 && TLD.test(tld) && labels.every((label) => LABEL.test(label));
+/**
+ * The registrable domain of an ASCII host when its suffix is a real public suffix (ICANN or private section of the
+ * Public Suffix List, via tldts), else null. Unknown, reserved and special-use names ('local', 'invalid', 'test',
+ * 'localhost', 'example', 'internal', 'lan') fall to the list's default rule and are neither, so they are refused; a
+ * bare public suffix ('co.uk', 'github.io') has no registrable domain.
+ */
+function registrableDomain(host: string): string | null {
+  const parsed = parse(host, { allowPrivateDomains: true, extractHostname: false });
+  if (parsed.isIp || !(parsed.isIcann || parsed.isPrivate) || !parsed.domain) return null;
+  if (NOT_A_WEBSITE_TLDS.has(host.slice(host.lastIndexOf('.') + 1))) return null;
+  return parsed.domain;
 }
 
 /** Stored URL ('https://x', 'None' or null) → bare host, or '' when empty. */
@@ -64,31 +74,25 @@ export function toStoredUrl(host: string): string {
 }
 
 /**
- * §5 website domain: lowercase, trim, strip http(s):// and any trailing slash or path;
- * must match name.tld ('Please enter a valid domain ({host})'). A subdomain becomes its
- * registrable domain per the Public Suffix List (tldts, private suffixes included, so
- * 'shop.myshopify.com' stays whole) with the 'Converted …' notice. A bare public suffix
- * ('co.uk') is not a domain and is rejected.
+ * §5 website domain: lowercase, trim, strip http(s):// and whatever a pasted URL carries after the host (port, path,
+ * query, fragment, one trailing dot). Unicode becomes punycode (WHATWG domainToASCII: 'münchen.de' →
+ * 'xn--mnchen-3ya.de'). The host must be an ASCII DNS name under a real public suffix, else 'Please enter a valid
+ * domain ({host})' with the host as typed (or the text itself when it holds no host, e.g. 'https://'); empty input
+ * gives 'Please enter at least one domain'. A subdomain becomes its registrable domain per the Public Suffix List
+ * (tldts, private suffixes included, so 'shop.myshopify.com' stays whole) with the 'Converted …' notice. `host` and
+ * `original` are always ASCII: they are what the token whitelists.
  */
 export function normaliseWebsiteDomain(input: string): WebsiteDomainResult {
-  const original =
-    String(input)
-      .trim()
-      .toLowerCase()
-      .replace(/^https?:\/\//, '')
-      .split(/[/?#]/)[0] ?? '';
-  const invalid = { ok: false, error: WEBSITE_DOMAIN_MESSAGES.invalid(original) } as const;
-  if (!hasDomainShape(original)) return invalid;
-  const parsed = parse(original, { allowPrivateDomains: true, extractHostname: false });
-  const main = parsed.domain;
-  if (parsed.isIp || !main || !hasDomainShape(main)) return invalid;
+  const text = String(input).trim();
+  if (text === '') return { ok: false, error: WEBSITE_DOMAIN_MESSAGES.required };
+  const original = toAsciiHostname(text);
+  const main = original === null ? null : registrableDomain(original);
+  if (original === null || main === null) {
+    const typed = typedHost(text);
+    return { ok: false, error: WEBSITE_DOMAIN_MESSAGES.invalid(typed === '' ? text.toLowerCase() : typed) };
+  }
   if (main === original) return { ok: true, host: original, original };
-  return {
-    ok: true,
-    host: main,
-    original,
-    notice: WEBSITE_DOMAIN_MESSAGES.converted(original, main),
-  };
+  return { ok: true, host: main, original, notice: WEBSITE_DOMAIN_MESSAGES.converted(original, main) };
 }
 
 /** §5 edit panel Shopify-platform URL: wizard normalisation; a valid myshopify name is required. */
