@@ -55,7 +55,7 @@ describe('sign up, sign in, sign out', () => {
       await login('nobody@example.com', 'x'),
     ]) {
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ error: 'Invalid email or password' });
+      expect(response.json()).toMatchObject({ error: 'Invalid email or password' });
     }
   });
 
@@ -78,7 +78,7 @@ describe('sign up, sign in, sign out', () => {
         headers: authorization === undefined ? {} : { authorization },
       });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ error: 'Authentication required' });
+      expect(response.json()).toMatchObject({ error: 'Authentication required' });
     }
   });
 
@@ -134,6 +134,44 @@ describe('password reset', () => {
     expect(again.json().error).toMatch(/invalid or has expired/);
   });
 
+  const requestReset = async (email: string, ip: string) => {
+    const before = sent.length;
+    await t.app.inject({ method: 'POST', url: '/auth/password/forgot', payload: { email }, remoteAddress: ip });
+    await t.app.services.outbox.flush();
+    expect(sent.length).toBe(before + 1);
+    return /token=([A-Za-z0-9_-]+)/.exec(sent.at(-1)!.text)![1]!;
+  };
+  const useReset = (token: string, password: string) =>
+    t.app.inject({ method: 'POST', url: '/auth/password/reset', payload: { token, password } });
+
+  it('using a newer reset link revokes every older one of the account', async () => {
+    await signUp(t, 'hugo@example.com', { ip: '10.5.9.9' });
+    const first = await requestReset('hugo@example.com', '10.5.0.1');
+    const second = await requestReset('hugo@example.com', '10.5.0.2');
+    expect((await useReset(second, 'newer-link-password')).statusCode).toBe(200);
+    const older = await useReset(first, 'older-link-password');
+    expect(older.statusCode).toBe(400);
+    expect(older.json()).toEqual({
+      error: 'This reset link is invalid or has expired. Ask for a new one.',
+      code: 'reset_link_invalid',
+    });
+    expect((await login('hugo@example.com', 'newer-link-password', '10.5.0.3')).statusCode).toBe(200);
+  });
+
+  it('changing the password revokes every outstanding reset link', async () => {
+    const { token: session } = await signUp(t, 'iris@example.com', { password: 'iris-first-password', ip: '10.5.9.8' });
+    const link = await requestReset('iris@example.com', '10.5.1.1');
+    const change = await t.app.inject({
+      method: 'POST',
+      url: '/auth/password/change',
+      headers: auth(session),
+      payload: { current_password: 'iris-first-password', new_password: 'iris-second-password' },
+    });
+    expect(change.statusCode).toBe(200);
+    expect((await useReset(link, 'someone-elses-password')).statusCode).toBe(400);
+    expect((await login('iris@example.com', 'iris-second-password', '10.5.1.2')).statusCode).toBe(200);
+  });
+
   it('answers the same for an unknown email and sends nothing', async () => {
     const before = sent.length;
     const forgot = await t.app.inject({
@@ -167,6 +205,34 @@ describe('rate limits', () => {
     for (let i = 0; i < 14; i++) statuses.push((await login(`user${i}@example.com`, 'nope', '10.2.0.1')).statusCode);
     expect(statuses.slice(0, 12).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(12)).toEqual([429, 429]);
+  });
+
+  it('counts failures only: an office behind one IP keeps signing in', async () => {
+    // AUTH_RATE_LIMIT_MAX is 4 here: 12 failed sign-ins per IP per window.
+    const office = ['ola', 'pia', 'quinn', 'rui', 'sam'].map((name) => `${name}@office.example`);
+    for (const email of office) await signUp(t, email, { password: 'office-password', ip: '10.6.9.9' });
+    const statuses: number[] = [];
+    for (let round = 0; round < 4; round++) {
+      for (const email of office) statuses.push((await login(email, 'office-password', '10.6.0.1')).statusCode);
+    }
+    expect(statuses).toEqual(Array.from({ length: 20 }, () => 200));
+    // Failures still count per IP: after 12 the IP is refused, whoever signs in.
+    for (let i = 0; i < 12; i++)
+      expect((await login(`nobody${i}@office.example`, 'x', '10.6.0.1')).statusCode).toBe(401);
+    const blocked = await login(office[0]!, 'office-password', '10.6.0.1');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().code).toBe('rate_limited');
+  });
+
+  it("a successful sign-in resets that account's failure counter", async () => {
+    await signUp(t, 'tess@example.com', { password: 'tess-password', ip: '10.7.9.9' });
+    const statuses: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 3; i++)
+        statuses.push((await login('tess@example.com', 'typo', `10.7.${round}.${i}`)).statusCode);
+      statuses.push((await login('tess@example.com', 'tess-password', `10.7.${round}.9`)).statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 200, 401, 401, 401, 200, 401, 401, 401, 200]);
   });
 
   it('limits password reset requests per email', async () => {

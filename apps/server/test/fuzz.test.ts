@@ -76,6 +76,7 @@ describe('no client input produces a 5xx', () => {
           expect(response.statusCode, `${route.method} ${url} → ${response.body}`).toBeLessThan(500);
           if (response.statusCode >= 400 && response.headers['content-type']?.toString().includes('json')) {
             expect(typeof response.json().error).toBe('string');
+            expect(typeof response.json().code).toBe('string');
           }
         },
       ),

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EmailMessage } from '../src/integrations/email/port';
 import { claimNewKey, makeThemeZip, newStaff, uploadRelease, useDataDir } from './helpers/releases';
@@ -75,6 +76,40 @@ describe('secrets never reach the logs', () => {
     const text = logs.join('');
     expect(text).toContain('/keys/'); // the logs were captured at all
     for (const secret of [password, session, themeToken, resetToken, signature, 'another-secret-pw']) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it('a failed query logs neither its parameters nor values echoed by the database', async () => {
+    const { token: session } = await signUp(t, 'failing@example.com');
+    const licenseKey = 'SECRT-L1CEN-SEKEY-00000-77777';
+    const password = 'hash-me-if-you-can-123';
+    const before = logs.length;
+    // Break the two tables the queries below write, so that each fails inside PostgreSQL with its parameters.
+    await t.db.execute(sql`alter table users rename column password_hash to password_hash_gone`);
+    await t.db.execute(sql`alter table license_keys rename column owner_id to owner_id_gone`);
+    try {
+      const signup = await t.app.inject({
+        method: 'POST',
+        url: '/auth/signup',
+        payload: { email: 'broken-signup@example.com', password, name: 'Broken' },
+      });
+      expect(signup.statusCode).toBe(500);
+      const add = await t.app.inject({
+        method: 'POST',
+        url: '/keys/',
+        headers: auth(session),
+        payload: { key: licenseKey },
+      });
+      expect(add.statusCode).toBe(500);
+    } finally {
+      await t.db.execute(sql`alter table users rename column password_hash_gone to password_hash`);
+      await t.db.execute(sql`alter table license_keys rename column owner_id_gone to owner_id`);
+    }
+    const text = logs.slice(before).join('');
+    expect(text).toContain('unhandled error'); // the failures were logged
+    expect(text).toContain('Failed query'); // with the statement, so an operator can tell which one
+    for (const secret of [licenseKey, password, '$argon2id$', 'broken-signup@example.com']) {
       expect(text).not.toContain(secret);
     }
   });

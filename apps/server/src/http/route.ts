@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { z } from 'zod/mini';
+import { globalRegistry } from 'zod/v4/core';
 import {
   ErrorSchema,
   type Contract,
@@ -43,16 +45,16 @@ export function registerRoute<C extends Contract>(
     url: contract.path,
     ...extras,
     schema: {
+      operationId: contract.operationId,
       summary: contract.summary,
       tags: [...contract.tags],
-      ...(contract.access === 'public' ? {} : { security: [{ session: [] }] }),
+      // Public routes say so (an empty requirement), signed-in ones name the session scheme.
+      security: contract.access === 'public' ? [] : [{ session: [] }],
       ...(contract.body ? { body: contract.body } : {}),
       ...(contract.query ? { querystring: contract.query } : {}),
       ...(contract.params ? { params: contract.params } : {}),
-      response: {
-        ...(contract.response ? { [status]: contract.response } : {}),
-        '4xx': ErrorSchema,
-      },
+      ...(contract.multipartBody ? { [MULTIPART_BODY]: contract.multipartBody } : {}),
+      response: { [status]: successResponse(contract, status), '4xx': ERROR_RESPONSE },
     },
     // Authentication runs before validation: a caller without access learns nothing about the body's rules.
     preValidation: async (request) => {
@@ -77,4 +79,25 @@ export function registerRoute<C extends Contract>(
       return status === 204 ? reply.send() : reply.send(result);
     },
   });
+}
+
+/** The schema key under which a contract's multipart body travels to the OpenAPI transform (app.ts), and only there. */
+export const MULTIPART_BODY = 'x-keyport-multipart-body';
+
+const ERROR_RESPONSE = ErrorSchema.register(globalRegistry, {
+  description: 'An error: `error` for people, `code` for programs',
+});
+const NO_CONTENT = z.null().register(globalRegistry, { description: 'No content' });
+const ZIP_FILE = z
+  .string()
+  .register(globalRegistry, { description: 'A theme zip', contentMediaType: 'application/zip' });
+
+/** The success response as Fastify and the OpenAPI document see it: JSON, no content (204) or a file. */
+function successResponse(contract: Contract, status: number) {
+  if (contract.produces) {
+    // Streamed: Fastify never serializes it; the schema documents the file.
+    return { description: 'The file', content: { [contract.produces]: { schema: ZIP_FILE } } };
+  }
+  if (status === 204 || !contract.response) return NO_CONTENT;
+  return contract.response;
 }

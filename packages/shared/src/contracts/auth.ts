@@ -26,6 +26,7 @@ export const SessionSchema = z.object({ token: z.string(), user: UserSchema });
 export type Session = z.infer<typeof SessionSchema>;
 
 export const signup = defineContract({
+  operationId: 'signup',
   method: 'POST',
   path: '/auth/signup',
   summary: 'Create an account and sign in',
@@ -41,6 +42,7 @@ export const signup = defineContract({
 });
 
 export const login = defineContract({
+  operationId: 'login',
   method: 'POST',
   path: '/auth/login',
   summary: 'Sign in with email and password',
@@ -54,6 +56,7 @@ export const login = defineContract({
 });
 
 export const logout = defineContract({
+  operationId: 'logout',
   method: 'POST',
   path: '/auth/logout',
   summary: 'Sign out: revokes the session',
@@ -63,6 +66,7 @@ export const logout = defineContract({
 });
 
 export const me = defineContract({
+  operationId: 'me',
   method: 'GET',
   path: '/auth/me',
   summary: 'The signed-in user',
@@ -72,6 +76,7 @@ export const me = defineContract({
 });
 
 export const forgotPassword = defineContract({
+  operationId: 'forgotPassword',
   method: 'POST',
   path: '/auth/password/forgot',
   summary: 'Email a password reset link (always answers the same, to not reveal accounts)',
@@ -83,6 +88,7 @@ export const forgotPassword = defineContract({
 });
 
 export const resetPassword = defineContract({
+  operationId: 'resetPassword',
   method: 'POST',
   path: '/auth/password/reset',
   summary: 'Set a new password with a reset token, then sign in',
@@ -101,6 +107,7 @@ export const UserStoreSchema = z.object({ id: z.int(), myshopify_domain: z.strin
 export type UserStore = z.infer<typeof UserStoreSchema>;
 
 export const getUserStores = defineContract({
+  operationId: 'getUserStores',
   method: 'GET',
   path: '/auth/user-stores',
   summary: "The signed-in user's connected stores",
@@ -113,6 +120,7 @@ export const FORGOT_PASSWORD_MESSAGE =
   'If an account exists for that email, we have sent a link to reset the password.';
 
 export const updateProfile = defineContract({
+  operationId: 'updateProfile',
   method: 'PUT',
   path: '/auth/me',
   summary: "Change the signed-in user's name",
@@ -125,6 +133,7 @@ export const updateProfile = defineContract({
 });
 
 export const changePassword = defineContract({
+  operationId: 'changePassword',
   method: 'POST',
   path: '/auth/password/change',
   summary: 'Change the password (needs the current one); other sessions are signed out',

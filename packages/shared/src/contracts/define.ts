@@ -7,6 +7,8 @@ export type Access = 'public' | 'user' | 'staff';
 
 /** One endpoint: method, path, request schemas and the success response. Server and web both import these. */
 export interface Contract {
+  /** Unique and stable: the OpenAPI operationId (the contract's export name). */
+  operationId: string;
   method: HttpMethod;
   path: string;
   summary: string;
@@ -15,9 +17,16 @@ export interface Contract {
   body?: $ZodType;
   query?: $ZodType;
   params?: $ZodType;
-  /** The success body; absent for 204 responses. */
+  /** The success body; absent for 204 responses and for files. */
   response?: $ZodType;
   status?: 200 | 201 | 202 | 204;
+  /** A success answered with a file of this media type instead of JSON (streamed; `response` is absent). */
+  produces?: 'application/zip' | 'application/pdf';
+  /**
+   * A multipart/form-data body the handler reads itself (files are streamed, not validated as JSON): documented in
+   * the OpenAPI document only.
+   */
+  multipartBody?: $ZodType;
 }
 
 export const defineContract = <const C extends Contract>(contract: C): C => contract;
@@ -36,6 +45,9 @@ export type ParsedParamsOf<C extends Contract> =
 export type ResponseOf<C extends Contract> =
   Field<C, 'response'> extends $ZodType ? z.output<Field<C, 'response'>> : void;
 
-/** Every error response: `{ "error": "…" }` plus a status code. */
-export const ErrorSchema = z.object({ error: z.string() });
+/**
+ * Every error response: `{ "error": "…", "code": "…" }` plus a status code. `error` is for people (the spec's exact
+ * text where it gives one); `code` is for programs (stable snake_case, e.g. `invalid_request`, `rate_limited`).
+ */
+export const ErrorSchema = z.object({ error: z.string(), code: z.string() });
 export type ErrorBody = z.infer<typeof ErrorSchema>;

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { orders, passwordResets, sessions, userStores, users } from '../../db/schema';
+import { orders, passwordResets, sessions, users } from '../../db/schema';
 
 export function findUserByEmail(db: DbOrTx, email: string) {
   return db
@@ -86,18 +86,18 @@ export function consumePasswordReset(db: DbOrTx, tokenHash: string, now: Date) {
     .then((rows) => rows[0] ?? null);
 }
 
+/** Marks every unused reset link of the user used (after a reset or a password change). */
+export async function revokePasswordResets(db: DbOrTx, userId: number, now: Date) {
+  await db
+    .update(passwordResets)
+    .set({ usedAt: now })
+    .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
+}
+
 export async function updatePasswordHash(db: DbOrTx, userId: number, passwordHash: string) {
   await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
 }
 
 export async function updateUserName(db: DbOrTx, userId: number, name: string) {
   await db.update(users).set({ name }).where(eq(users.id, userId));
-}
-
-export function listUserStores(db: DbOrTx, userId: number) {
-  return db
-    .select({ id: userStores.id, myshopify_domain: userStores.myshopifyDomain })
-    .from(userStores)
-    .where(eq(userStores.userId, userId))
-    .orderBy(userStores.id);
 }

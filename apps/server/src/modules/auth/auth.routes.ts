@@ -26,5 +26,4 @@ export async function authRoutes(app: FastifyInstance) {
   });
   registerRoute(app, contracts.forgotPassword, ({ body }, request) => auth.forgotPassword(body.email, request.ip));
   registerRoute(app, contracts.resetPassword, ({ body }, request) => auth.resetPassword(body, request.ip));
-  registerRoute(app, contracts.getUserStores, async ({ user }) => ({ stores: await auth.listUserStores(user.id) }));
 }

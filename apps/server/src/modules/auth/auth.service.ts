@@ -6,7 +6,7 @@ import { badRequest, conflict, notFound, unauthorized } from '../../http/errors'
 import type { RateLimiter } from '../../http/rate-limit';
 import type { Outbox } from '../../integrations/email/outbox';
 import * as repo from './auth.repo';
-import { generateSecret, hashSecret } from './tokens';
+import { generateSecret, hashSecret } from '../../lib/secrets';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const SESSION_TTL_MS = 30 * DAY_MS;
@@ -18,6 +18,7 @@ const ARGON2 = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } 
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const WRONG_CURRENT_PASSWORD = 'Your current password is not correct.';
+export const RESET_LINK_INVALID = 'This reset link is invalid or has expired. Ask for a new one.';
 
 export interface AuthServiceDeps {
   db: Db;
@@ -76,15 +77,25 @@ export function createAuthService(deps: AuthServiceDeps) {
       return { token: await startSession(user.id), user: await loadUser(user.id) };
     },
 
+    /**
+     * Only failures count: per IP (an office shares one) and per email. A success clears that account's failures;
+     * an IP or email over its allowance is refused whatever the password (429).
+     */
     async login(input: { email: string; password: string }, ip: string) {
-      limits.byIp.hit(`login:${ip}`);
-      limits.byEmail.hit(`login:${input.email}`);
+      const ipKey = `login:${ip}`;
+      const emailKey = `login:${input.email}`;
+      limits.byIp.assertAllowed(ipKey);
+      limits.byEmail.assertAllowed(emailKey);
       const user = await repo.findUserByEmail(db, input.email);
       const valid = user
         ? await verify(user.passwordHash, input.password)
         : (await verify(await dummyHash, input.password), false);
-      if (!user || !valid) throw unauthorized(INVALID_CREDENTIALS);
-      limits.byEmail.reset(`login:${input.email}`);
+      if (!user || !valid) {
+        limits.byIp.record(ipKey);
+        limits.byEmail.record(emailKey);
+        throw unauthorized(INVALID_CREDENTIALS, 'invalid_credentials');
+      }
+      limits.byEmail.reset(emailKey);
       return { token: await startSession(user.id), user: await loadUser(user.id) };
     },
 
@@ -141,7 +152,9 @@ export function createAuthService(deps: AuthServiceDeps) {
       const passwordHash = await hash(input.password, ARGON2);
       const userId = await db.transaction(async (tx) => {
         const reset = await repo.consumePasswordReset(tx, hashSecret(input.token), now());
-        if (!reset) throw badRequest('This reset link is invalid or has expired. Ask for a new one.');
+        if (!reset) throw badRequest(RESET_LINK_INVALID, 'reset_link_invalid');
+        // Any other link of the account, older or newer, stops working with this one.
+        await repo.revokePasswordResets(tx, reset.userId, now());
         await repo.updatePasswordHash(tx, reset.userId, passwordHash);
         await repo.deleteUserSessions(tx, reset.userId);
         return reset.userId;
@@ -166,19 +179,19 @@ export function createAuthService(deps: AuthServiceDeps) {
       limits.byEmail.hit(limitKey);
       const user = await repo.findUserById(db, userId);
       if (!user) throw notFound('User not found');
-      if (!(await verify(user.passwordHash, input.current_password))) throw badRequest(WRONG_CURRENT_PASSWORD);
+      if (!(await verify(user.passwordHash, input.current_password)))
+        throw badRequest(WRONG_CURRENT_PASSWORD, 'wrong_password');
       limits.byEmail.reset(limitKey);
       const passwordHash = await hash(input.new_password, ARGON2);
       const currentTokenHash = hashSecret(currentToken);
       await db.transaction(async (tx) => {
         await repo.updatePasswordHash(tx, userId, passwordHash);
         await repo.deleteOtherUserSessions(tx, userId, currentTokenHash);
+        await repo.revokePasswordResets(tx, userId, now());
       });
       forgetUserSessions(userId, currentTokenHash);
       return { message: PASSWORD_CHANGED_MESSAGE };
     },
-
-    listUserStores: (userId: number) => repo.listUserStores(db, userId),
   };
 }
 export type AuthService = ReturnType<typeof createAuthService>;
