@@ -102,7 +102,7 @@ describe('PUT /staff/homepage-settings', () => {
     for (const [payload, error] of cases) {
       const response = await saveFeed(staff, payload);
       expect(response.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
-      expect(response.json()).toEqual({ error });
+      expect(response.json()).toEqual({ error, code: 'invalid_request' });
     }
     for (const payload of [{ updates: [update('x')] }, { publish: true }, []]) {
       expect((await saveFeed(staff, payload)).statusCode).toBe(400);

@@ -18,6 +18,7 @@ export const HomepageDataSchema = z.object({ updates: z.array(HomepageUpdateSche
 export type HomepageData = z.infer<typeof HomepageDataSchema>;
 
 export const getHomepageSettings = defineContract({
+  operationId: 'getHomepageSettings',
   method: 'GET',
   path: '/staff/homepage-settings',
   summary: 'The updates feed; preview=true returns the staff draft (staff only)',
@@ -28,6 +29,7 @@ export const getHomepageSettings = defineContract({
 });
 
 export const saveHomepageSettings = defineContract({
+  operationId: 'saveHomepageSettings',
   method: 'PUT',
   path: '/staff/homepage-settings',
   summary: 'Save the updates feed as a draft, or publish it (staff only)',

@@ -14,6 +14,7 @@ export const PublicConfigSchema = z.object({
 export type PublicConfig = z.infer<typeof PublicConfigSchema>;
 
 export const getPublicConfig = defineContract({
+  operationId: 'getPublicConfig',
   method: 'GET',
   path: '/config',
   summary: 'Public configuration: external links',

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { globalRegistry } from 'zod/v4/core';
 import { TIERS } from '../domain/tiers';
 import { defineContract } from './define';
 
@@ -8,6 +9,7 @@ export const ReleaseInfoSchema = z.object({ version: z.string(), download_link: 
 
 /** §7 POST /staff/get-releases: the release of the key's edition, with a short-lived signed link of this server. */
 export const getReleases = defineContract({
+  operationId: 'getReleases',
   method: 'POST',
   path: '/staff/get-releases',
   summary: "The current release of the key's edition, with a short-lived download link",
@@ -19,6 +21,8 @@ export const getReleases = defineContract({
 
 /** §7 POST /api/download-with-token: the release zip with the token written into config/settings_data.json. */
 export const downloadWithToken = defineContract({
+  operationId: 'downloadWithToken',
+  produces: 'application/zip',
   method: 'POST',
   path: '/api/download-with-token',
   summary: 'Download the theme with the auth token inside (a zip)',
@@ -38,6 +42,8 @@ export const downloadWithToken = defineContract({
 
 /** §7 POST /api/proxy_dl: the fallback download without the token; only this server's own release links. */
 export const proxyDownload = defineContract({
+  operationId: 'proxyDownload',
+  produces: 'application/zip',
   method: 'POST',
   path: '/api/proxy_dl',
   summary: 'Download the theme without the token (fallback; own release links only)',
@@ -48,6 +54,8 @@ export const proxyDownload = defineContract({
 
 /** The signed link itself: GET streams the unmodified release zip (the manual download link). */
 export const downloadRelease = defineContract({
+  operationId: 'downloadRelease',
+  produces: 'application/zip',
   method: 'GET',
   path: '/api/releases/:id/download',
   summary: 'The release zip behind a signed, short-lived link',
@@ -63,12 +71,19 @@ export const downloadRelease = defineContract({
 
 /** Staff upload (multipart: edition, version, notes, file). */
 export const uploadRelease = defineContract({
+  operationId: 'uploadRelease',
   method: 'POST',
   path: '/staff/releases',
   summary: 'Upload a theme release zip for an edition (staff only, multipart/form-data)',
   tags: ['releases'],
   access: 'staff',
   status: 201,
+  multipartBody: z.object({
+    edition: z.enum(TIERS),
+    version: z.string().check(z.maxLength(32)),
+    notes: z.optional(z.string().check(z.maxLength(5000))),
+    file: z.string().register(globalRegistry, { contentMediaType: 'application/zip', description: 'The theme zip' }),
+  }),
   response: z.object({
     release: z.object({
       id: z.int(),

@@ -3,6 +3,7 @@ import { TIERS } from '../domain/tiers';
 import { defineContract } from './define';
 
 export const mintKeys = defineContract({
+  operationId: 'mintKeys',
   method: 'POST',
   path: '/staff/keys',
   summary: 'Mint unclaimed license keys (staff only)',
