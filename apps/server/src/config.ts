@@ -40,6 +40,28 @@ const EnvSchema = z.object({
   S3_ENDPOINT: z.url().optional(),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/, 'must be a Stripe secret or restricted key (sk_test_…, sk_live_…)')
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(test|live)_[A-Za-z0-9_]+$/, 'must be a Stripe publishable key (pk_test_…, pk_live_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9_]+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+    .optional(),
+  /** Another Stripe API address (stripe-mock, a local fake): http(s)://host:port. */
+  STRIPE_API_BASE: z.url().optional(),
+  VIES_ADAPTER: z.enum(['sandbox', 'vies']).default('sandbox'),
+  VIES_API_URL: z.url().default('https://ec.europa.eu/taxation_customs/vies/rest-api'),
+  VIES_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(8000),
+  /** The seller's own VAT ID: sent to VIES as the requester, so VIES answers with a consultation number. */
+  SELLER_VAT_ID: z
+    .string()
+    .regex(/^[A-Za-z]{2}[A-Za-z0-9+*]{2,13}$/, 'must be a VAT ID with its country prefix, e.g. IE6388047V')
+    .optional(),
   SHOP_URL: z.url().default('https://example.com/shop'),
   PRODUCT_URL: z.url().default('https://example.com/products/theme'),
   APP_STORE_URL: z.url().default('https://apps.shopify.com/'),
@@ -89,6 +111,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       rateLimit: { max: e.DOWNLOAD_RATE_LIMIT_MAX, windowMs: e.DOWNLOAD_RATE_LIMIT_WINDOW_SECONDS * 1000 },
     },
     storage: storageConfig(e, dataDir),
+    payments: paymentsConfig(e),
+    vies:
+      e.VIES_ADAPTER === 'vies'
+        ? ({ kind: 'vies', baseUrl: e.VIES_API_URL, timeoutMs: e.VIES_TIMEOUT_MS } as const)
+        : ({ kind: 'sandbox' } as const),
+    sellerVatId: e.SELLER_VAT_ID ? e.SELLER_VAT_ID.toUpperCase() : null,
     links: {
       shopUrl: e.SHOP_URL,
       productUrl: e.PRODUCT_URL,
@@ -118,6 +146,43 @@ function storageConfig(e: z.infer<typeof EnvSchema>, dataDir: string) {
         : null,
     /** Files downloaded from the bucket for the zip rewrite (it needs random access). */
     cacheDir: path.join(dataDir, 'cache', 's3'),
+  } as const;
+}
+
+/**
+ * Card payments: Stripe when STRIPE_SECRET_KEY is set (then the publishable key and the webhook secret are required:
+ * without the secret no payment could ever be confirmed by a webhook), else the offline sandbox.
+ */
+function paymentsConfig(e: z.infer<typeof EnvSchema>) {
+  if (!e.STRIPE_SECRET_KEY) {
+    if (e.STRIPE_PUBLISHABLE_KEY || e.STRIPE_WEBHOOK_SECRET) {
+      throw new ConfigError(
+        'Invalid configuration:\n  STRIPE_SECRET_KEY: set it together with STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, or none of them (sandbox payments)',
+      );
+    }
+    return { kind: 'sandbox' } as const;
+  }
+  const missing = [
+    ['STRIPE_PUBLISHABLE_KEY', e.STRIPE_PUBLISHABLE_KEY],
+    ['STRIPE_WEBHOOK_SECRET', e.STRIPE_WEBHOOK_SECRET],
+  ].filter(([, value]) => !value);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n${missing.map(([name]) => `  ${name}: required when STRIPE_SECRET_KEY is set`).join('\n')}`,
+    );
+  }
+  const live = e.STRIPE_SECRET_KEY.includes('_live_');
+  if (live !== e.STRIPE_PUBLISHABLE_KEY!.startsWith('pk_live_')) {
+    throw new ConfigError(
+      'Invalid configuration:\n  STRIPE_PUBLISHABLE_KEY: test and live keys are mixed (use both test or both live keys)',
+    );
+  }
+  return {
+    kind: 'stripe',
+    secretKey: e.STRIPE_SECRET_KEY,
+    publishableKey: e.STRIPE_PUBLISHABLE_KEY!,
+    webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+    apiBase: e.STRIPE_API_BASE ?? null,
   } as const;
 }
 

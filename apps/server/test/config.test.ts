@@ -37,8 +37,40 @@ describe('config', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ ADD_KEY_RATE_LIMIT_MAX: '0' }, 'ADD_KEY_RATE_LIMIT_MAX'],
     [{ ADD_KEY_RATE_LIMIT_MAX_PER_IP: 'lots' }, 'ADD_KEY_RATE_LIMIT_MAX_PER_IP'],
+    [{ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' }, 'STRIPE_WEBHOOK_SECRET'],
+    [{ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' }, 'STRIPE_PUBLISHABLE_KEY'],
+    [{ STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' }, 'STRIPE_SECRET_KEY'],
+    [{ STRIPE_SECRET_KEY: 'not-a-key' }, 'STRIPE_SECRET_KEY'],
+    [
+      { STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_PUBLISHABLE_KEY: 'pk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_a' },
+      'STRIPE_PUBLISHABLE_KEY',
+    ],
+    [{ VIES_ADAPTER: 'soap' }, 'VIES_ADAPTER'],
+    [{ SELLER_VAT_ID: '12345' }, 'SELLER_VAT_ID'],
   ])('stops on %o with a message naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}:`));
+  });
+
+  it('payments and VIES default to the offline sandboxes; Stripe needs all three keys', () => {
+    expect(loadConfig({}).payments).toEqual({ kind: 'sandbox' });
+    expect(loadConfig({}).vies).toEqual({ kind: 'sandbox' });
+    expect(
+      loadConfig({
+        STRIPE_SECRET_KEY: 'sk_test_abc',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_abc',
+        STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      }).payments,
+    ).toEqual({
+      kind: 'stripe',
+      secretKey: 'sk_test_abc',
+      publishableKey: 'pk_test_abc',
+      webhookSecret: 'whsec_abc',
+      apiBase: null,
+    });
+    expect(loadConfig({ VIES_ADAPTER: 'vies', SELLER_VAT_ID: 'ie6388047v' })).toMatchObject({
+      vies: { kind: 'vies', baseUrl: 'https://ec.europa.eu/taxation_customs/vies/rest-api', timeoutMs: 8000 },
+      sellerVatId: 'IE6388047V',
+    });
   });
 });

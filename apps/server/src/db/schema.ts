@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   index,
   integer,
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -151,3 +153,225 @@ export const releases = pgTable(
     index('releases_edition_idx').on(t.edition, t.id),
   ],
 );
+
+// ——— Upgrades and payments (issue 8). Owners: docs/architecture.md. ———
+
+export const upgradePathEnum = pgEnum('upgrade_path', ['LITE_TO_REGULAR', 'REGULAR_TO_PRO', 'LITE_TO_PRO']);
+
+/** The price catalogue of paid upgrades (modules/upgrades): one row per path, amounts in cents. */
+export const upgradePrices = pgTable(
+  'upgrade_prices',
+  {
+    path: upgradePathEnum('path').primaryKey(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    /** The payment provider's price id for this path; null: the option cannot be bought. */
+    providerPriceId: text('provider_price_id'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    check('upgrade_prices_amount_positive', sql`${t.amountCents} > 0`),
+    check('upgrade_prices_currency_usd', sql`${t.currency} = 'usd'`),
+    uniqueIndex('upgrade_prices_provider_price_id_unique').on(t.providerPriceId),
+  ],
+);
+
+/**
+ * A paid upgrade of one key (modules/payments): the amounts the server computed, the billing snapshot and VAT
+ * evidence, and the provider's payment. At most one pending order per key.
+ */
+export const upgradeOrders = pgTable(
+  'upgrade_orders',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    licenseKeyId: integer('license_key_id')
+      .notNull()
+      .references(() => licenseKeys.id, { onDelete: 'restrict' }),
+    /** The license key text at the time of the order (the receipt shows it). */
+    licenseKey: text('license_key').notNull(),
+    path: upgradePathEnum('path').notNull(),
+    fromTier: tierEnum('from_tier').notNull(),
+    toTier: tierEnum('to_tier').notNull(),
+    priceId: text('price_id').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    baseAmountCents: integer('base_amount_cents').notNull(),
+    vatAmountCents: integer('vat_amount_cents').notNull(),
+    totalAmountCents: integer('total_amount_cents').notNull(),
+    /** Basis points: 1900 is 19 %, 770 is 7.7 %. */
+    vatRateBp: integer('vat_rate_bp').notNull(),
+    reverseCharge: boolean('reverse_charge').notNull(),
+    /** Name, email, address, business flag and company, as entered. */
+    billing: jsonb('billing').$type<BillingSnapshot>().notNull(),
+    /** The VIES-valid VAT ID reverse charge relied on, with its evidence. */
+    vatId: text('vat_id'),
+    vatCountry: text('vat_country'),
+    vatConsultationNumber: text('vat_consultation_number'),
+    vatCheckedAt: timestamp('vat_checked_at', { withTimezone: true }),
+    provider: text('provider').notNull(),
+    providerPaymentId: text('provider_payment_id'),
+    status: text('status').$type<UpgradeOrderStatus>().notNull().default('pending'),
+    /** Why a paid order was not (or no longer) applied: a person looks at these. */
+    processingError: text('processing_error'),
+    /** The last decline the provider reported (the order stays pending: the person may try another card). */
+    lastPaymentError: text('last_payment_error'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    paymentCompletedAt: timestamp('payment_completed_at', { withTimezone: true }),
+    upgradeProcessedAt: timestamp('upgrade_processed_at', { withTimezone: true }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('upgrade_orders_total', sql`${t.totalAmountCents} = ${t.baseAmountCents} + ${t.vatAmountCents}`),
+    check('upgrade_orders_amounts', sql`${t.baseAmountCents} > 0 and ${t.vatAmountCents} >= 0`),
+    check(
+      'upgrade_orders_status',
+      sql`${t.status} in ('pending', 'superseded', 'completed', 'needs_refund', 'review', 'refunded')`,
+    ),
+    uniqueIndex('upgrade_orders_provider_payment_unique').on(t.provider, t.providerPaymentId),
+    uniqueIndex('upgrade_orders_one_pending_per_key')
+      .on(t.licenseKeyId)
+      .where(sql`${t.status} = 'pending'`),
+    index('upgrade_orders_user_idx').on(t.userId, t.id),
+  ],
+);
+
+/** Webhook deliveries already processed, per provider (modules/payments): the dedupe of replays. */
+export const paymentWebhookEvents = pgTable(
+  'payment_webhook_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+);
+
+/** Single-use upgrade tokens minted by staff (modules/upgrades). Only a SHA-256 of the token is stored. */
+export const upgradeTokens = pgTable(
+  'upgrade_tokens',
+  {
+    id: serial('id').primaryKey(),
+    path: upgradePathEnum('path').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    usedBy: integer('used_by').references(() => users.id, { onDelete: 'set null' }),
+    usedOnKeyId: integer('used_on_key_id').references(() => licenseKeys.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('upgrade_tokens_used_by_idx').on(t.usedBy)],
+);
+
+/** Every upgrade a person got, paid or redeemed (modules/upgrades): §3 "Purchased upgrade record". */
+export const purchasedUpgrades = pgTable(
+  'purchased_upgrades',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    licenseKeyId: integer('license_key_id')
+      .notNull()
+      .references(() => licenseKeys.id, { onDelete: 'restrict' }),
+    licenseKey: text('license_key').notNull(),
+    path: upgradePathEnum('path').notNull(),
+    fromTier: tierEnum('from_tier').notNull(),
+    toTier: tierEnum('to_tier').notNull(),
+    source: text('source').$type<'card' | 'paypal' | 'token'>().notNull(),
+    orderId: integer('order_id')
+      .unique()
+      .references(() => upgradeOrders.id, { onDelete: 'restrict' }),
+    tokenId: integer('token_id')
+      .unique()
+      .references(() => upgradeTokens.id, { onDelete: 'restrict' }),
+    /** What was paid, copied from the order (0 for a token): the record stands on its own. */
+    amountPaidCents: integer('amount_paid_cents').notNull().default(0),
+    subtotalCents: integer('subtotal_cents').notNull().default(0),
+    vatAmountCents: integer('vat_amount_cents').notNull().default(0),
+    vatRateBp: integer('vat_rate_bp').notNull().default(0),
+    reverseCharge: boolean('reverse_charge').notNull().default(false),
+    currency: text('currency').notNull().default('usd'),
+    status: text('status').$type<'completed' | 'refunded'>().notNull().default('completed'),
+    paymentCompletedAt: timestamp('payment_completed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    upgradeProcessedAt: timestamp('upgrade_processed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('purchased_upgrades_one_source', sql`(${t.orderId} is null) <> (${t.tokenId} is null)`),
+    check('purchased_upgrades_status', sql`${t.status} in ('completed', 'refunded')`),
+    index('purchased_upgrades_user_idx').on(t.userId, t.id),
+  ],
+);
+
+/** Every change of a key's tier, with why (modules/keys): the audit trail. */
+export const licenseKeyTierChanges = pgTable(
+  'license_key_tier_changes',
+  {
+    id: serial('id').primaryKey(),
+    licenseKeyId: integer('license_key_id')
+      .notNull()
+      .references(() => licenseKeys.id, { onDelete: 'cascade' }),
+    fromTier: tierEnum('from_tier').notNull(),
+    toTier: tierEnum('to_tier').notNull(),
+    /** 'purchase', 'token' or 'refund'. */
+    reason: text('reason').notNull(),
+    /** What caused it: 'order:12', 'token:7'. */
+    reference: text('reference').notNull(),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('license_key_tier_changes_key_idx').on(t.licenseKeyId, t.id)],
+);
+
+/** VIES answers, cached for a day (modules/billing). Only definite answers (valid, invalid) are kept. */
+export const vatChecks = pgTable('vat_checks', {
+  vatNumber: text('vat_number').primaryKey(),
+  valid: boolean('valid').notNull(),
+  countryCode: text('country_code'),
+  companyName: text('company_name'),
+  companyAddress: text('company_address'),
+  consultationNumber: text('consultation_number'),
+  checkedAt: timestamp('checked_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * The sandbox payment provider's own payments (integrations/payments/sandbox-adapter): what Stripe would keep on its
+ * side. Nothing else reads it.
+ */
+export const sandboxPayments = pgTable('sandbox_payments', {
+  id: text('id').primaryKey(),
+  clientSecret: text('client_secret').notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  currency: text('currency').notNull(),
+  status: text('status').notNull(),
+  description: text('description').notNull(),
+  metadata: jsonb('metadata').$type<Record<string, string>>().notNull(),
+  receiptEmail: text('receipt_email'),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  lastError: text('last_error'),
+  refundedCents: integer('refunded_cents').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type UpgradeOrderStatus = 'pending' | 'superseded' | 'completed' | 'needs_refund' | 'review' | 'refunded';
+
+export interface BillingSnapshot {
+  name: string;
+  email: string;
+  address: {
+    line1: string;
+    line2: string | null;
+    city: string;
+    state: string | null;
+    postal_code: string;
+    country: string;
+  };
+  is_business: boolean;
+  company_name: string | null;
+}

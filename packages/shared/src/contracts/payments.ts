@@ -1,0 +1,139 @@
+import { z } from 'zod/mini';
+import { TIERS } from '../domain/tiers';
+import { defineContract } from './define';
+import { KeySchema } from './keys';
+
+/** §7 GET /stripe/config: what the browser needs to load the card form (no auth). */
+export const getStripeConfig = defineContract({
+  operationId: 'getStripeConfig',
+  method: 'GET',
+  path: '/stripe/config',
+  summary: "The card provider's publishable key (pk_sandbox_… when payments run in the offline sandbox)",
+  tags: ['payments'],
+  access: 'public',
+  response: z.object({ publishableKey: z.string() }),
+});
+
+const text = (max: number, required?: string) =>
+  required
+    ? z.string().check(z.trim(), z.minLength(1, required), z.maxLength(max, `At most ${max} characters`))
+    : z.string().check(z.trim(), z.maxLength(max, `At most ${max} characters`));
+
+/** §3 "Billing details" as the server receives them (the rules are packages/shared/src/domain/billing.ts). */
+export const BillingSchema = z.object({
+  name: text(200, 'Enter your name'),
+  email: z
+    .string()
+    .check(z.trim(), z.toLowerCase(), z.email('Enter a valid email address'), z.maxLength(254, 'Email is too long')),
+  address: z.object({
+    line1: text(200, 'Enter your address'),
+    line2: z.optional(z.nullable(text(200))),
+    city: text(100, 'Enter your city'),
+    state: z.optional(z.nullable(text(100))),
+    postal_code: text(20, 'Enter your postal code'),
+    country: z.string().check(z.trim(), z.regex(/^[A-Za-z]{2}$/, 'Choose your country'), z.toUpperCase()),
+  }),
+  is_business: z.boolean(),
+  company_name: z.optional(z.nullable(text(200))),
+  vat_id: z.optional(z.nullable(text(20))),
+});
+export type BillingInput = z.input<typeof BillingSchema>;
+
+/** What the server computed for an order: amounts in cents, VAT rate in percent. */
+export const OrderQuoteSchema = z.object({
+  id: z.int(),
+  status: z.enum(['pending', 'superseded', 'completed', 'needs_refund', 'review', 'refunded']),
+  from: z.enum(TIERS),
+  to: z.enum(TIERS),
+  currency: z.literal('usd'),
+  base_amount: z.int(),
+  vat_amount: z.int(),
+  total_amount: z.int(),
+  vat_rate: z.number(),
+  reverse_charge: z.boolean(),
+  /** The provider's last decline message while the order waits for another attempt. */
+  last_payment_error: z.nullable(z.string()),
+});
+export type OrderQuote = z.infer<typeof OrderQuoteSchema>;
+
+/**
+ * §7 POST /stripe/payment-intents. The server checks the key is the caller's, its tier allows the path to
+ * `theme_type`, and `price_id` is that path's; it computes every amount itself (the catalogue, the billing country,
+ * a VIES-valid VAT ID). Pressing Pay twice, or retrying, answers the same pending order and payment.
+ * `metadata` is accepted as the spec sends it and never trusted for amounts.
+ */
+export const createPaymentIntent = defineContract({
+  operationId: 'createPaymentIntent',
+  method: 'POST',
+  path: '/stripe/payment-intents',
+  summary: 'Start paying for an upgrade by card: the order and its payment intent',
+  tags: ['payments'],
+  access: 'user',
+  body: z.object({
+    price_id: z.string().check(z.trim(), z.minLength(1, 'price_id is required'), z.maxLength(200)),
+    theme_type: z.enum(TIERS),
+    key: z.string().check(z.trim(), z.minLength(1, 'key is required'), z.maxLength(100)),
+    billing: BillingSchema,
+    metadata: z.optional(z.record(z.string().check(z.maxLength(40)), z.unknown())),
+  }),
+  response: z.object({
+    payment_intent: z.object({ id: z.string(), client_secret: z.string() }),
+    order: OrderQuoteSchema,
+  }),
+});
+
+/**
+ * After the browser's confirmation succeeded: re-read the payment from the provider and fulfil it (the same code a
+ * webhook runs), so the person never waits for webhook delivery.
+ */
+export const syncPaymentIntent = defineContract({
+  operationId: 'syncPaymentIntent',
+  method: 'POST',
+  path: '/stripe/payment-intents/:id/sync',
+  summary: "Re-read a payment from the provider and fulfil it (the caller's own orders only)",
+  tags: ['payments'],
+  access: 'user',
+  params: z.object({ id: z.string().check(z.regex(/^pi_[A-Za-z0-9_]{1,200}$/, 'Invalid payment intent')) }),
+  response: z.object({ order: OrderQuoteSchema, key: z.nullable(KeySchema) }),
+});
+
+/** Stripe's (and the sandbox's) events: verified on the raw body with the Stripe-Signature header. */
+export const stripeWebhook = defineContract({
+  operationId: 'stripeWebhook',
+  method: 'POST',
+  path: '/stripe/webhook',
+  summary: 'Payment provider events (signed; deduplicated on the event id; the payment is re-read)',
+  tags: ['payments'],
+  access: 'public',
+  response: z.object({ received: z.literal(true), duplicate: z.boolean() }),
+});
+
+/**
+ * The sandbox's card confirmation (only while payments run in the sandbox): Stripe's test cards decide the outcome;
+ * then the sandbox delivers the signed event to /stripe/webhook. A decline is a 402 with the card's message.
+ */
+export const confirmSandboxPayment = defineContract({
+  operationId: 'confirmSandboxPayment',
+  method: 'POST',
+  path: '/sandbox/stripe/confirm',
+  summary: 'Confirm a sandbox payment with a test card number (sandbox only)',
+  tags: ['payments'],
+  access: 'user',
+  body: z.object({
+    payment_intent_id: z.string().check(z.regex(/^pi_sandbox_[A-Za-z0-9]{1,100}$/, 'Invalid payment intent')),
+    card_number: z.string().check(z.maxLength(40, 'Your card number is invalid.')),
+  }),
+  response: z.object({ status: z.literal('succeeded') }),
+});
+
+/** A PDF receipt of a paid upgrade (the caller's own orders only). */
+export const getOrderReceipt = defineContract({
+  operationId: 'getOrderReceipt',
+  method: 'GET',
+  path: '/upgrades/orders/:id/receipt',
+  summary: 'The receipt of a paid upgrade, as a PDF',
+  tags: ['payments'],
+  access: 'user',
+  produces: 'application/pdf',
+  params: z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid order')) }),
+});
