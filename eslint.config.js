@@ -6,6 +6,36 @@ import tseslint from 'typescript-eslint';
 
 const root = import.meta.dirname;
 const featuresDir = path.join(root, 'apps/web/src/features');
+const serverModulesDir = path.join(root, 'apps/server/src/modules');
+const schemaFile = path.join(root, 'apps/server/src/db/schema');
+
+/**
+ * One owner per table (docs/architecture.md): only the owning module imports a table from db/schema. Code outside
+ * modules/ (the seed, the composition, integrations) is not checked here.
+ */
+const TABLE_OWNERS = {
+  users: 'auth',
+  sessions: 'auth',
+  passwordResets: 'auth',
+  orders: 'auth',
+  licenseKeys: 'keys',
+  licenseKeyTierChanges: 'keys',
+  userStores: 'connect',
+  homepageSettings: 'homepage',
+  releases: 'releases',
+  upgradePrices: 'upgrades',
+  upgradeTokens: 'upgrades',
+  purchasedUpgrades: 'upgrades',
+  upgradeOrders: 'payments',
+  paymentWebhookEvents: 'payments',
+  vatChecks: 'billing',
+};
+
+const moduleOf = (file) =>
+  file.startsWith(serverModulesDir + path.sep) ? file.slice(serverModulesDir.length + 1).split(path.sep)[0] : null;
+const isTypeOnly = (node) =>
+  node.importKind === 'type' ||
+  (node.specifiers?.length > 0 && node.specifiers.every((specifier) => specifier.importKind === 'type'));
 
 /**
  * Architecture boundaries (house style 9): a web feature never imports another feature, the web app never imports
@@ -36,6 +66,25 @@ const boundaries = {
       }
       if (file.startsWith(path.join(root, 'packages/shared')) && target.startsWith(path.join(root, 'apps'))) {
         report('packages/shared must not import from the apps.');
+      }
+      const ownModule = moduleOf(file);
+      const targetModule = moduleOf(target);
+      if (ownModule && targetModule && ownModule !== targetModule) {
+        const serviceType = /\.service(\.ts)?$/.test(target) && isTypeOnly(node);
+        if (!serviceType) {
+          report(
+            `Server module "${ownModule}" must not import "${targetModule}" internals: use its service, typed with \`import type\` from ${targetModule}.service and injected in services.ts.`,
+          );
+        }
+      }
+      if (ownModule && target.replace(/\.ts$/, '') === schemaFile) {
+        for (const specifier of node.specifiers ?? []) {
+          const name = specifier.imported?.name;
+          const owner = TABLE_OWNERS[name];
+          if (specifier.importKind !== 'type' && owner && owner !== ownModule) {
+            report(`Table "${name}" belongs to module "${owner}" (docs/architecture.md): go through its service.`);
+          }
+        }
       }
     };
     return {

@@ -28,7 +28,7 @@ test('the Connect Your Store wizard, end to end', async ({ page, request, baseUR
 
   // Domain step: the §5 messages, then a valid domain.
   await wizard.getByRole('button', { name: 'Next' }).click();
-  await expect(wizard.getByRole('alert')).toHaveText('Please enter or select a valid Shopify domain');
+  await expect(wizard.getByRole('alert')).toHaveText('Please enter your Shopify store domain');
   await wizard.getByLabel('Store domain').fill('Bad_Name!');
   await wizard.getByRole('button', { name: 'Next' }).click();
   await expect(wizard.getByRole('alert')).toHaveText(
@@ -74,7 +74,7 @@ test('edit connection with a subdomain shows the conversion notice, then downloa
   await panel.getByLabel('Website URL').fill('https://Shop.Harbor-Goods.co.uk/');
   await panel.getByLabel('Shopify-platform URL (myshopify)').fill('harbor-goods');
   await panel.getByRole('button', { name: 'Add Secondary Domain' }).click();
-  await panel.getByLabel('Secondary Domain', { exact: true }).fill('harbor.example');
+  await panel.getByLabel('Secondary Domain', { exact: true }).fill('harbor-goods.com');
   await panel.getByRole('button', { name: 'Save Domains & Generate Token' }).click();
   await expect(
     page

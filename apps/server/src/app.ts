@@ -7,19 +7,17 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
+import { toJSONSchema, type $ZodType } from 'zod/v4/core';
 import { sql } from 'drizzle-orm';
 import { getPublicConfig } from '@keyport/shared/contracts/public-config';
 import * as systemContracts from '@keyport/shared/contracts/system';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { AppError } from './http/errors';
-import { registerRoute } from './http/route';
+import { serializeError } from './http/log-serializers';
+import { RequestValidationError, validatorCompiler } from './http/validation';
+import { MULTIPART_BODY, registerRoute } from './http/route';
 import { authRoutes } from './modules/auth/auth.routes';
 import { homepageRoutes } from './modules/homepage/homepage.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
@@ -52,6 +50,8 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
       serializers: {
         // The query string can hold a reset token: log the path only.
         req: (req) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+        // SQL parameters and the values PostgreSQL echoes never reach the logs.
+        err: serializeError,
       },
     },
     bodyLimit: BODY_LIMIT_BYTES,
@@ -69,19 +69,19 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   app.decorateRequest('user', null);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      return reply.code(400).send({ error: describeValidationError(error) });
+    if (error instanceof RequestValidationError) {
+      return reply.code(400).send({ error: error.message, code: error.code });
     }
     if (error instanceof AppError) {
-      return reply.code(error.statusCode).headers(error.headers).send({ error: error.message });
+      return reply.code(error.statusCode).headers(error.headers).send({ error: error.message, code: error.code });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      // Fastify's own client errors: malformed JSON, body too large, unsupported content type, rate limit.
-      return reply.code(status).send({ error: error.message });
+      // Fastify's own client errors: malformed JSON, body too large, unsupported content type.
+      return reply.code(status).send({ error: error.message, code: fastifyClientErrorCode(error, status) });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send({ error: 'Something went wrong on our side. Please try again.' });
+    return reply.code(500).send({ error: 'Something went wrong on our side. Please try again.', code: 'internal' });
   });
 
   await app.register(helmet, {
@@ -99,21 +99,34 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   await app.register(rateLimit, {
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      error: `Too many requests. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
-    }),
+    // Thrown by the plugin, then answered by the error handler above like every other AppError.
+    errorResponseBuilder: (_request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new AppError(
+        429,
+        `Too many requests. Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
+        'rate_limited',
+        { 'retry-after': String(seconds) },
+      );
+    },
   });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Keyport API', version: '1.0.0', description: 'License keys, stores, tokens and downloads.' },
+      openapi: '3.1.0',
+      info: {
+        title: 'Keyport API',
+        version: '1.0.0',
+        description: 'License keys, stores, tokens and downloads.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [{ url: config.publicUrl ?? '/', description: 'This portal' }],
       components: {
         securitySchemes: {
           session: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <session token>' },
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: documentRoute,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
@@ -146,12 +159,13 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  // Unknown paths count against the global limit too (a scanner gets 429s, not an endless stream of 404s).
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     if (webDist && request.method === 'GET' && SPA_PATHS.test(pathname)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    return reply.code(404).send({ error: `Not found: ${request.method} ${pathname}` });
+    return reply.code(404).send({ error: `Not found: ${request.method} ${pathname}`, code: 'not_found' });
   });
 
   app.addHook('onReady', async () => {
@@ -160,19 +174,38 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   return app;
 }
 
-/** The first problem's message, as the contract words it (e.g. 'Please enter a license key to import.'). */
 /**
- * The contracts carry the spec's exact texts ('Please enter a license key to import.'): those are answered as they
- * are. zod's own generic messages ('Invalid input: expected string…') get the field name in front.
+ * A route as the OpenAPI document shows it: the zod schemas as JSON Schema 2020-12, a multipart body (read by its
+ * handler, not by Fastify) documented as multipart/form-data, and the path without a trailing slash (the spec's
+ * `/keys/` is also served as `/keys`: the router ignores trailing slashes).
  */
-function describeValidationError(error: FastifyError): string {
-  const first = error.validation?.[0];
-  const message = first?.message;
-  if (!first || !message) return 'Invalid request';
-  if (!/^(Invalid|Too (big|small)|Unrecognized|Expected)/.test(message)) return message;
-  const field = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  const where = field || (error.validationContext === 'querystring' ? 'query' : error.validationContext) || 'request';
-  return `${where}: ${message}`;
+function documentRoute(input: Parameters<typeof jsonSchemaTransform>[0]) {
+  const { schema, url } = jsonSchemaTransform(input);
+  const documented: Record<string, unknown> = { ...schema };
+  const multipart = documented[MULTIPART_BODY] as $ZodType | undefined;
+  delete documented[MULTIPART_BODY];
+  if (multipart) {
+    const { $schema: _dialect, ...body } = toJSONSchema(multipart, { target: 'draft-2020-12', io: 'input' });
+    documented.body = body;
+    documented.consumes = ['multipart/form-data'];
+  }
+  return { schema: documented, url: url.length > 1 ? url.replace(/\/+$/, '') : url };
+}
+
+/** A stable code for Fastify's own client errors (the message stays Fastify's). */
+function fastifyClientErrorCode(error: FastifyError, status: number): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'invalid_json';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'payload_too_large';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'unsupported_media_type';
+    default:
+      if (error instanceof SyntaxError) return 'invalid_json';
+      return status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
+  }
 }
 
 function resolveWebDist(config: Config): string | null {

@@ -61,7 +61,8 @@ export function createServices(
   const publicUrl = () =>
     config.publicUrl ??
     `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${runtime.listeningPort() ?? config.port}`;
-  const connect = createConnectService({ db, signer: runtime.signer });
+  const keys = createKeysService({ db, addKeyLimits: { byUser: limits.addKeyByUser, byIp: limits.addKeyByIp } });
+  const connect = createConnectService({ db, keys, signer: runtime.signer });
   const storage =
     adapters.storage ??
     (config.storage.kind === 's3'
@@ -70,6 +71,7 @@ export function createServices(
   const releases = createReleasesService({
     db,
     storage,
+    keys,
     links: createDownloadLinks({
       secret: loadDownloadLinkSecret({ configured: config.downloads.linkSecret, dataDir: config.dataDir }),
       publicUrl,
@@ -83,7 +85,7 @@ export function createServices(
     outbox,
     limits,
     auth: createAuthService({ db, outbox, publicUrl, limits: { byIp: limits.authByIp, byEmail: limits.authByEmail } }),
-    keys: createKeysService({ db, addKeyLimits: { byUser: limits.addKeyByUser, byIp: limits.addKeyByIp } }),
+    keys,
     homepage: createHomepageService({ db }),
     publicUrl,
     storage,

@@ -79,7 +79,11 @@ describe('PUT /keys/: save domains and generate the token', () => {
     expect(await verify(first)).toBeNull();
     const claims = await verify(second);
     expect(claims?.ver).toBeGreaterThan(1);
-    expect(await verify(`${second.slice(0, -2)}AA`)).toBeNull();
+    // Flip a character inside the signature (the last base64url character carries padding bits: changing it may
+    // decode to the very same signature).
+    const [head, payload, signature] = second.split('.') as [string, string, string];
+    const flipped = `${signature.slice(0, 10)}${signature[10] === 'A' ? 'B' : 'A'}${signature.slice(11)}`;
+    expect(await verify(`${head}.${payload}.${flipped}`)).toBeNull();
     expect(await verify('not.a.token')).toBeNull();
   });
 
@@ -106,7 +110,7 @@ describe('PUT /keys/: save domains and generate the token', () => {
     const before = (await t.app.inject({ url: '/keys/', headers: auth(owner.token) })).json()[0];
     const response = await save(stranger.token, { key: apiKey, main_url: 'evil.com' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: 'License key not found.' });
+    expect(response.json()).toMatchObject({ error: 'License key not found.' });
     expect((await t.app.inject({ url: '/keys/', headers: auth(owner.token) })).json()[0]).toEqual(before);
   });
 
@@ -119,7 +123,7 @@ describe('PUT /keys/: save domains and generate the token', () => {
   ])('validates on the server with the shared rules: %o', async (domains, message) => {
     const response = await save(owner.token, { key: apiKey, ...domains });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: message });
+    expect(response.json()).toMatchObject({ error: message });
   });
 
   it('disconnecting the key kills its token', async () => {

@@ -55,7 +55,7 @@ describe('POST /keys/ (Add Existing License Key)', () => {
     for (const key of ['', '   ']) {
       const response = await addKey(token, key);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'Please enter a license key to import.' });
+      expect(response.json()).toMatchObject({ error: 'Please enter a license key to import.' });
     }
   });
 
@@ -63,7 +63,7 @@ describe('POST /keys/ (Add Existing License Key)', () => {
     const { token } = await newUser();
     const response = await addKey(token, 'NOPE0-NOPE0-NOPE0-NOPE0-NOPE0');
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: 'License key not found. Check the key and try again.' });
+    expect(response.json()).toMatchObject({ error: 'License key not found. Check the key and try again.' });
   });
 
   it("refuses another account's key with 409 and leaves it with its owner", async () => {
@@ -73,7 +73,7 @@ describe('POST /keys/ (Add Existing License Key)', () => {
     expect((await addKey(owner.token, apiKey)).statusCode).toBe(201);
     const response = await addKey(other.token, apiKey);
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ error: 'This license key is already registered to another account.' });
+    expect(response.json()).toMatchObject({ error: 'This license key is already registered to another account.' });
     expect((await rowOf(apiKey))?.ownerId).toBe(owner.id);
   });
 
@@ -84,7 +84,7 @@ describe('POST /keys/ (Add Existing License Key)', () => {
     for (const again of [apiKey, apiKey.toLowerCase()]) {
       const response = await addKey(token, again);
       expect(response.statusCode).toBe(409);
-      expect(response.json()).toEqual({ error: 'This license key is already in your account.' });
+      expect(response.json()).toMatchObject({ error: 'This license key is already in your account.' });
     }
   });
 
@@ -173,7 +173,7 @@ describe('POST /keys/delete (disconnect)', () => {
 
     const response = await disconnect(other.token, apiKey);
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: 'License key not found.' });
+    expect(response.json()).toMatchObject({ error: 'License key not found.' });
     expect(await rowOf(apiKey)).toEqual(before);
   });
 
@@ -182,7 +182,7 @@ describe('POST /keys/delete (disconnect)', () => {
     for (const apiKey of ['NOPE0-NOPE0-NOPE0-NOPE0-NOPE0', await mintKey()]) {
       const response = await disconnect(token, apiKey);
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ error: 'License key not found.' });
+      expect(response.json()).toMatchObject({ error: 'License key not found.' });
     }
   });
 

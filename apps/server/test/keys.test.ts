@@ -50,7 +50,7 @@ describe('GET /keys/', () => {
   it('needs a session', async () => {
     const response = await t.app.inject({ url: '/keys/' });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ error: 'Authentication required' });
+    expect(response.json()).toMatchObject({ error: 'Authentication required' });
   });
 });
 

@@ -61,12 +61,13 @@ export async function createTestApp(
 export async function signUp(
   testApp: TestApp,
   email: string,
-  options: { role?: string; password?: string } = {},
+  options: { role?: string; password?: string; ip?: string } = {},
 ): Promise<{ token: string; id: number }> {
   const response = await testApp.app.inject({
     method: 'POST',
     url: '/auth/signup',
     payload: { email, password: options.password ?? 'correct-horse-battery', name: email.split('@')[0] },
+    ...(options.ip ? { remoteAddress: options.ip } : {}),
   });
   if (response.statusCode !== 201) throw new Error(`signup failed: ${response.body}`);
   const body = response.json<{ token: string; user: { id: number } }>();

@@ -11,6 +11,7 @@ const domainField = z.string().check(z.maxLength(255, 'The domain is too long'))
  * same rules as the browser (packages/shared/src/domain/website-domain.ts).
  */
 export const saveDomains = defineContract({
+  operationId: 'saveDomains',
   method: 'PUT',
   path: '/keys/',
   summary: "Save a key's domains and generate a new theme auth token",
@@ -27,6 +28,7 @@ export const saveDomains = defineContract({
 
 /** The key's current token, to show again (masked preview, copy) to its owner. */
 export const getKeyToken = defineContract({
+  operationId: 'getKeyToken',
   method: 'POST',
   path: '/keys/token',
   summary: "The key's current theme auth token (owner only)",
@@ -43,6 +45,7 @@ export const JwksSchema = z.object({
 });
 
 export const getJwks = defineContract({
+  operationId: 'getJwks',
   method: 'GET',
   path: '/.well-known/jwks.json',
   summary: 'Public keys that verify theme auth tokens offline',

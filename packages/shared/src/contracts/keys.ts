@@ -15,6 +15,7 @@ export const KeySchema = z.object({
 export type Key = z.infer<typeof KeySchema>;
 
 export const getKeys = defineContract({
+  operationId: 'getKeys',
   method: 'GET',
   path: '/keys/',
   summary: "The signed-in user's license keys",
@@ -24,9 +25,13 @@ export const getKeys = defineContract({
 });
 
 /** §5 "Add key": the trimmed key must be non-empty. */
+/** Acting on a key that is not the caller's (or does not exist): the one answer of every module. */
+export const OWNED_KEY_NOT_FOUND = 'License key not found.';
+
 export const ADD_KEY_EMPTY_MESSAGE = 'Please enter a license key to import.';
 
 export const addKey = defineContract({
+  operationId: 'addKey',
   method: 'POST',
   path: '/keys/',
   summary: 'Add an existing (unclaimed) license key to the account',
@@ -42,6 +47,7 @@ export const addKey = defineContract({
 });
 
 export const disconnectKey = defineContract({
+  operationId: 'disconnectKey',
   method: 'POST',
   path: '/keys/delete',
   summary: 'Disconnect a key: clears its store connection and releases it from the account',

@@ -1,23 +1,34 @@
 import type { ThemeTokenClaims } from '@keyport/shared/contracts/connect';
 import { validateConnectionDomains } from '@keyport/shared/domain/website-domain';
 import type { Db } from '../../db/client';
-import { badRequest, notFound } from '../../http/errors';
-import { normalizeLicenseKey } from '../keys/license-key-format';
+import { badRequest } from '../../http/errors';
+import type { KeysService } from '../keys/keys.service';
 import * as repo from './connect.repo';
 import type { ThemeTokenSigner } from './theme-token';
 
-export const KEY_NOT_FOUND = 'License key not found.';
-
-/** Connecting a key to a store: saving its domains and issuing the theme auth token (§7 PUT /keys/). */
-export function createConnectService({
-  db,
-  signer,
-  now = () => new Date(),
-}: {
+export interface ConnectServiceDeps {
   db: Db;
+  keys: Pick<KeysService, 'saveConnection' | 'storeToken' | 'requireOwnedKey' | 'findKeyById'>;
   signer: ThemeTokenSigner;
   now?: () => Date;
-}) {
+}
+
+/** What a token must match of its key to count: the key's current token version and tier. */
+export interface TokenSubject {
+  tokenVersion: number;
+  tier: ThemeTokenClaims['tier'];
+}
+
+/** The current-token rule, once: a newer token, or a disconnect, makes every older token stale. */
+export function isCurrentToken(claims: Pick<ThemeTokenClaims, 'ver' | 'tier'>, key: TokenSubject): boolean {
+  return key.tokenVersion === claims.ver && key.tier === claims.tier;
+}
+
+/**
+ * Connecting a key to a store: saving its domains and issuing the theme auth token (§7 PUT /keys/), and the user's
+ * store list (`user_stores`, owned here). Keys are reached through the keys service.
+ */
+export function createConnectService({ db, keys, signer, now = () => new Date() }: ConnectServiceDeps) {
   return {
     async saveDomains(
       userId: number,
@@ -25,22 +36,22 @@ export function createConnectService({
     ): Promise<{ error: null; tokentheme: string }> {
       // The server applies the same rules as the browser and never trusts its validation.
       const domains = validateConnectionDomains(input);
-      if (!domains.ok) throw badRequest(domains.error);
+      if (!domains.ok) throw badRequest(domains.error, 'invalid_domain');
       const issuedAt = now();
+      // Signing is local CPU work: no network call runs inside the transaction.
       const token = await db.transaction(async (tx) => {
-        const key = await repo.saveDomainsAndBumpVersion(
-          tx,
+        const key = await keys.saveConnection(
           userId,
-          normalizeLicenseKey(input.key),
+          input.key,
           { mainUrl: domains.main_url, myshopify: domains.myshopify, secondaryUrl: domains.secondary_url },
           issuedAt,
+          tx,
         );
-        if (!key) throw notFound(KEY_NOT_FOUND);
         const signed = await signer.sign(
           { sub: key.apiKey, kid: key.id, tier: key.tier, domains: domains.whitelist, ver: key.tokenVersion },
           issuedAt,
         );
-        await repo.storeToken(tx, key.id, key.tokenVersion, signed);
+        await keys.storeToken(key.id, key.tokenVersion, signed, tx);
         if (domains.myshopify) await repo.rememberStore(tx, userId, domains.myshopify);
         return signed;
       });
@@ -48,22 +59,24 @@ export function createConnectService({
     },
 
     async getToken(userId: number, apiKey: string): Promise<{ tokentheme: string | null }> {
-      const key = await repo.findOwnedKey(db, userId, normalizeLicenseKey(apiKey));
-      if (!key) throw notFound(KEY_NOT_FOUND);
+      const key = await keys.requireOwnedKey(userId, apiKey);
       return { tokentheme: key.authToken };
     },
+
+    listUserStores: (userId: number) => repo.listUserStores(db, userId),
 
     /** A token's claims when it is signed by us and still the key's current token; null otherwise. */
     async verify(token: string): Promise<ThemeTokenClaims | null> {
       const claims = await signer.verifySignature(token);
       if (!claims) return null;
-      const key = await repo.findKeyById(db, claims.kid);
-      if (!key || key.tokenVersion !== claims.ver || key.tier !== claims.tier) return null;
-      return claims;
+      const key = await keys.findKeyById(claims.kid);
+      return key && isCurrentToken(claims, key) ? claims : null;
     },
 
-    /** Signature and shape only; the caller checks the version against the key it loads anyway. */
+    /** Signature and shape only; the caller checks `isCurrent` against the key it loads anyway. */
     verifySignature: (token: string) => signer.verifySignature(token),
+
+    isCurrent: isCurrentToken,
 
     jwks: () => signer.jwks(),
   };

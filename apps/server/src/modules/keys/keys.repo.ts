@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { DbOrTx } from '../../db/client';
-import { licenseKeys } from '../../db/schema';
+import { licenseKeys, licenseKeyTierChanges } from '../../db/schema';
 
 export type LicenseKeyRow = typeof licenseKeys.$inferSelect;
 
@@ -68,4 +68,98 @@ export function releaseOwnedKey(db: DbOrTx, apiKey: string, ownerId: number) {
     .where(and(eq(licenseKeys.apiKey, apiKey), eq(licenseKeys.ownerId, ownerId)))
     .returning({ id: licenseKeys.id })
     .then((rows) => rows[0] ?? null);
+}
+
+/** The columns other modules get for a key they may act on (its owner's). */
+const ownedKeyColumns = {
+  id: licenseKeys.id,
+  apiKey: licenseKeys.apiKey,
+  tier: licenseKeys.tier,
+  tokenVersion: licenseKeys.tokenVersion,
+  authToken: licenseKeys.authToken,
+};
+
+/** The owner's key by its license key text, whole; null when it does not exist or someone else holds it. */
+export function findOwnedKey(db: DbOrTx, ownerId: number, apiKey: string) {
+  return db
+    .select()
+    .from(licenseKeys)
+    .where(and(eq(licenseKeys.apiKey, apiKey), eq(licenseKeys.ownerId, ownerId)))
+    .then((rows) => rows[0] ?? null);
+}
+
+/** The owner's key by id; null when it does not exist or someone else holds it. */
+export function findOwnedKeyById(db: DbOrTx, ownerId: number, keyId: number) {
+  return db
+    .select(ownedKeyColumns)
+    .from(licenseKeys)
+    .where(and(eq(licenseKeys.id, keyId), eq(licenseKeys.ownerId, ownerId)))
+    .then((rows) => rows[0] ?? null);
+}
+
+/** A key by id, whoever holds it (to check a theme token offline-signed for it). */
+export function findKeyById(db: DbOrTx, keyId: number) {
+  return db
+    .select({ ...ownedKeyColumns, ownerId: licenseKeys.ownerId })
+    .from(licenseKeys)
+    .where(eq(licenseKeys.id, keyId))
+    .then((rows) => rows[0] ?? null);
+}
+
+/**
+ * Saves the domains and takes the next token version, in one statement, only for the owner.
+ * Null when the key is not the owner's (or does not exist).
+ */
+export function saveConnection(
+  db: DbOrTx,
+  ownerId: number,
+  apiKey: string,
+  domains: { mainUrl: string | null; myshopify: string | null; secondaryUrl: string | null },
+  issuedAt: Date,
+) {
+  return db
+    .update(licenseKeys)
+    .set({ ...domains, tokenVersion: sql`${licenseKeys.tokenVersion} + 1`, tokenIssuedAt: issuedAt })
+    .where(and(eq(licenseKeys.apiKey, apiKey), eq(licenseKeys.ownerId, ownerId)))
+    .returning({
+      id: licenseKeys.id,
+      apiKey: licenseKeys.apiKey,
+      tier: licenseKeys.tier,
+      tokenVersion: licenseKeys.tokenVersion,
+    })
+    .then((rows) => rows[0] ?? null);
+}
+
+/** Stores the signed token of a version, unless a newer version was taken meanwhile. */
+export async function storeToken(db: DbOrTx, keyId: number, version: number, token: string) {
+  await db
+    .update(licenseKeys)
+    .set({ authToken: token })
+    .where(and(eq(licenseKeys.id, keyId), eq(licenseKeys.tokenVersion, version)));
+}
+
+/**
+ * Moves the owner's key from one tier to another in one conditional statement: nothing happens unless the key is still
+ * the owner's and still at `from` (so a second upgrade for the same payment, or an upgrade of a key that changed hands,
+ * finds nothing). Returns the updated key or null.
+ */
+export function changeTier(db: DbOrTx, keyId: number, ownerId: number, from: Tier, to: Tier) {
+  return db
+    .update(licenseKeys)
+    .set({ tier: to })
+    .where(and(eq(licenseKeys.id, keyId), eq(licenseKeys.ownerId, ownerId), eq(licenseKeys.tier, from)))
+    .returning()
+    .then((rows) => rows[0] ?? null);
+}
+
+export async function insertTierChange(db: DbOrTx, values: typeof licenseKeyTierChanges.$inferInsert) {
+  await db.insert(licenseKeyTierChanges).values(values);
+}
+
+export function listTierChanges(db: DbOrTx, keyId: number) {
+  return db
+    .select()
+    .from(licenseKeyTierChanges)
+    .where(eq(licenseKeyTierChanges.licenseKeyId, keyId))
+    .orderBy(asc(licenseKeyTierChanges.id));
 }

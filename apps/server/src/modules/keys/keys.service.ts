@@ -1,6 +1,6 @@
-import type { Key } from '@keyport/shared/contracts/keys';
+import { OWNED_KEY_NOT_FOUND, type Key } from '@keyport/shared/contracts/keys';
 import { flagsFromTier, type Tier } from '@keyport/shared/domain/tiers';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { conflict, notFound } from '../../http/errors';
 import type { RateLimiter } from '../../http/rate-limit';
 import { generateLicenseKey, normalizeLicenseKey } from './license-key-format';
@@ -8,8 +8,42 @@ import * as repo from './keys.repo';
 
 export const KEY_ALREADY_YOURS = 'This license key is already in your account.';
 export const KEY_OWNED_BY_ANOTHER = 'This license key is already registered to another account.';
+/** Adding a key that does not exist: the person typed it, so they are told to check it. */
 export const KEY_NOT_FOUND = 'License key not found. Check the key and try again.';
-export const KEY_TO_DISCONNECT_NOT_FOUND = 'License key not found.';
+
+/** A key as other modules see it, once its owner is known to be the caller. */
+export interface OwnedKey {
+  id: number;
+  apiKey: string;
+  tier: Tier;
+  /** Bumped on every new theme token and on disconnect. */
+  tokenVersion: number;
+  /** The current theme auth token, null before the first. */
+  authToken: string | null;
+}
+
+/** An owned key with its §3 Key form (domains included), for answers that show the key. */
+export interface OwnedKeyRecord extends OwnedKey {
+  key: Key;
+}
+
+export interface TierChange {
+  keyId: number;
+  ownerId: number;
+  from: Tier;
+  to: Tier;
+  reason: 'purchase' | 'token' | 'refund';
+  /** What caused it, e.g. 'order:12' or 'token:7'. */
+  reference: string;
+}
+
+export interface ConnectionDomains {
+  mainUrl: string | null;
+  myshopify: string | null;
+  secondaryUrl: string | null;
+}
+
+const ownedKeyNotFound = () => notFound(OWNED_KEY_NOT_FOUND, 'key_not_found');
 
 /** §3 Key, from a stored license key (the tier is stored once; pro/lite are derived from it). */
 export function toKey(row: repo.LicenseKeyRow): Key {
@@ -30,9 +64,78 @@ export interface KeysServiceDeps {
   addKeyLimits: { byUser: RateLimiter; byIp: RateLimiter };
 }
 
+/**
+ * License keys: the only module that reads or writes `license_keys`. Other modules reach a key through this service
+ * (owner-scoped look-ups, the connection and its token version), never through the table.
+ */
 export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
   const listKeysByOwner = repo.prepareListKeysByOwner(db);
   return {
+    /** The caller's key by its license key text (any case, spaces around); 404 'License key not found.' otherwise. */
+    async requireOwnedKey(ownerId: number, submittedKey: string, tx: DbOrTx = db): Promise<OwnedKeyRecord> {
+      const row = await repo.findOwnedKey(tx, ownerId, normalizeLicenseKey(submittedKey));
+      if (!row) throw ownedKeyNotFound();
+      return {
+        id: row.id,
+        apiKey: row.apiKey,
+        tier: row.tier,
+        tokenVersion: row.tokenVersion,
+        authToken: row.authToken,
+        key: toKey(row),
+      };
+    },
+
+    /** The caller's key by id, or null. */
+    findOwnedKeyById(ownerId: number, keyId: number, tx: DbOrTx = db): Promise<OwnedKey | null> {
+      return repo.findOwnedKeyById(tx, ownerId, keyId);
+    },
+
+    /** A key by id whoever holds it, or null: only to check a token that names it. */
+    findKeyById(keyId: number, tx: DbOrTx = db): Promise<(OwnedKey & { ownerId: number | null }) | null> {
+      return repo.findKeyById(tx, keyId);
+    },
+
+    /**
+     * Saves the caller's key's domains and takes its next token version (one conditional UPDATE). Run it in the
+     * transaction that then stores the token signed for that version.
+     */
+    async saveConnection(
+      ownerId: number,
+      submittedKey: string,
+      domains: ConnectionDomains,
+      issuedAt: Date,
+      tx: DbOrTx,
+    ) {
+      const key = await repo.saveConnection(tx, ownerId, normalizeLicenseKey(submittedKey), domains, issuedAt);
+      if (!key) throw ownedKeyNotFound();
+      return key;
+    },
+
+    /**
+     * The one path to a new tier, whatever paid for it (a card payment, a token, a refund's revert). Inside the caller's
+     * transaction: the key must still be the owner's and at `from`; an audit row records why. Null when nothing changed.
+     */
+    async changeTier(change: TierChange, tx: DbOrTx): Promise<Key | null> {
+      const row = await repo.changeTier(tx, change.keyId, change.ownerId, change.from, change.to);
+      if (!row) return null;
+      await repo.insertTierChange(tx, {
+        licenseKeyId: change.keyId,
+        fromTier: change.from,
+        toTier: change.to,
+        reason: change.reason,
+        reference: change.reference,
+        actorUserId: change.ownerId,
+      });
+      return toKey(row);
+    },
+
+    listTierChanges: (keyId: number, tx: DbOrTx = db) => repo.listTierChanges(tx, keyId),
+
+    /** Stores the token signed for `version` (nothing, when a newer version was taken meanwhile). */
+    storeToken(keyId: number, version: number, token: string, tx: DbOrTx = db): Promise<void> {
+      return repo.storeToken(tx, keyId, version, token);
+    },
+
     async listKeys(ownerId: number): Promise<Key[]> {
       const rows = await listKeysByOwner.execute({ ownerId });
       return rows.map(toKey);
@@ -49,17 +152,17 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
         const claimed = await repo.claimUnownedKey(db, apiKey, ownerId);
         if (claimed) return toKey(claimed);
         const current = await repo.findKeyOwner(db, apiKey);
-        if (!current) throw notFound(KEY_NOT_FOUND);
-        if (current.ownerId === ownerId) throw conflict(KEY_ALREADY_YOURS);
-        if (current.ownerId !== null) throw conflict(KEY_OWNED_BY_ANOTHER);
+        if (!current) throw notFound(KEY_NOT_FOUND, 'key_not_found');
+        if (current.ownerId === ownerId) throw conflict(KEY_ALREADY_YOURS, 'key_already_yours');
+        if (current.ownerId !== null) throw conflict(KEY_OWNED_BY_ANOTHER, 'key_owned_by_another');
       }
-      throw conflict(KEY_OWNED_BY_ANOTHER);
+      throw conflict(KEY_OWNED_BY_ANOTHER, 'key_owned_by_another');
     },
 
     /** "Disconnect": releases the caller's key and clears its store; someone else's key is simply not found. */
     async disconnectKey(ownerId: number, submittedKey: string): Promise<void> {
       const released = await repo.releaseOwnedKey(db, normalizeLicenseKey(submittedKey), ownerId);
-      if (!released) throw notFound(KEY_TO_DISCONNECT_NOT_FOUND);
+      if (!released) throw ownedKeyNotFound();
     },
 
     async mintKeys(tier: Tier, count: number): Promise<string[]> {

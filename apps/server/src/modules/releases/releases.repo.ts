@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { DbOrTx } from '../../db/client';
-import { licenseKeys, releases } from '../../db/schema';
+import { releases } from '../../db/schema';
 
 export type ReleaseRow = typeof releases.$inferSelect;
 export type NewRelease = typeof releases.$inferInsert;
@@ -44,28 +44,4 @@ export function hasEditionRelease(db: DbOrTx, edition: Tier) {
     .where(eq(releases.edition, edition))
     .limit(1)
     .then((rows) => rows.length > 0);
-}
-
-const keyColumns = { id: licenseKeys.id, tier: licenseKeys.tier, tokenVersion: licenseKeys.tokenVersion };
-
-/** The caller's key by its license key text; null when it does not exist or someone else holds it. */
-export function findOwnedKeyByApiKey(db: DbOrTx, ownerId: number, apiKey: string) {
-  return db
-    .select(keyColumns)
-    .from(licenseKeys)
-    .where(and(eq(licenseKeys.apiKey, apiKey), eq(licenseKeys.ownerId, ownerId)))
-    .then((rows) => rows[0] ?? null);
-}
-
-/**
- * The caller's key by id and, in the same query, the release a link names (null when it does not exist). Null when
- * the key does not exist or someone else holds it. One round trip: it runs on every download.
- */
-export function findOwnedKeyWithRelease(db: DbOrTx, ownerId: number, keyId: number, releaseId: number) {
-  return db
-    .select({ key: keyColumns, release: releases })
-    .from(licenseKeys)
-    .leftJoin(releases, eq(releases.id, releaseId))
-    .where(and(eq(licenseKeys.id, keyId), eq(licenseKeys.ownerId, ownerId)))
-    .then((rows) => rows[0] ?? null);
 }

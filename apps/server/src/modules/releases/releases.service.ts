@@ -5,9 +5,10 @@ import { DOWNLOAD_MESSAGES } from '@keyport/shared/contracts/releases';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { Db } from '../../db/client';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import { OWNED_KEY_NOT_FOUND } from '@keyport/shared/contracts/keys';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { StoragePort } from '../../integrations/storage/port';
-import { normalizeLicenseKey } from '../keys/license-key-format';
+import type { KeysService } from '../keys/keys.service';
 import type { DownloadLinkClaims, DownloadLinks, LinkProblem } from './download-link';
 import { createPreparedZipCache } from './prepared-zip-cache';
 import { pickLatestRelease } from './release-version';
@@ -15,7 +16,6 @@ import * as repo from './releases.repo';
 import { DEFAULT_THEME_ZIP_LIMITS, inspectThemeZip, tokenizePreparedThemeZip, type ThemeZipLimits } from './theme-zip';
 import { isThemeZipError } from './theme-zip-errors';
 
-export const KEY_NOT_FOUND = 'License key not found.';
 export const LINK_EXPIRED = 'This download link has expired. Please try again.';
 export const RELEASE_NOT_FOUND = 'This release no longer exists.';
 export const LINK_FOR_ANOTHER_KEY = 'This download link belongs to another license key.';
@@ -41,6 +41,8 @@ export interface ReleasesServiceDeps {
   db: Db;
   storage: StoragePort;
   links: DownloadLinks;
+  /** Owner-scoped key look-ups (modules/keys owns license_keys). */
+  keys: Pick<KeysService, 'requireOwnedKey' | 'findOwnedKeyById'>;
   /**
    * Checks a theme auth token's signature (modules/connect). Whether it is still its key's current token is checked
    * here, in the same query that checks the caller owns the key (one query less on every download).
@@ -53,7 +55,7 @@ export interface ReleasesServiceDeps {
 
 /** Releases per edition, their download links and the three download routes of §7. */
 export function createReleasesService(deps: ReleasesServiceDeps) {
-  const { db, storage, links, themeTokens, downloadLimit } = deps;
+  const { db, storage, links, keys, themeTokens, downloadLimit } = deps;
   const limits: ThemeZipLimits = { ...DEFAULT_THEME_ZIP_LIMITS, maxBytes: deps.maxZipBytes };
   const preparedZips = createPreparedZipCache({ max: 16, limits });
 
@@ -62,16 +64,20 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
    * that key and the release is of its edition.
    */
   async function resolveOwnRelease(userId: number, keyId: number, link: DownloadLinkClaims, token?: ThemeTokenClaims) {
-    const found = await repo.findOwnedKeyWithRelease(db, userId, keyId, link.releaseId);
-    if (!found) throw notFound(KEY_NOT_FOUND);
+    // The two reads are independent: run them side by side (one round trip of latency on every download).
+    const [key, release] = await Promise.all([
+      keys.findOwnedKeyById(userId, keyId),
+      repo.findRelease(db, link.releaseId),
+    ]);
+    if (!key) throw notFound(OWNED_KEY_NOT_FOUND, 'key_not_found');
     // A token counts only while it is its key's current one (a newer token or a disconnect makes it stale).
-    if (token && (found.key.tokenVersion !== token.ver || found.key.tier !== token.tier)) {
+    if (token && (key.tokenVersion !== token.ver || key.tier !== token.tier)) {
       throw forbidden(DOWNLOAD_MESSAGES.tokenMissing);
     }
     if (keyId !== link.keyId) throw forbidden(LINK_FOR_ANOTHER_KEY);
-    if (!found.release) throw notFound(RELEASE_NOT_FOUND);
-    if (found.release.edition !== found.key.tier) throw forbidden(WRONG_EDITION);
-    return found.release;
+    if (!release) throw notFound(RELEASE_NOT_FOUND);
+    if (release.edition !== key.tier) throw forbidden(WRONG_EDITION);
+    return release;
   }
 
   async function openStoredZip(release: repo.ReleaseRow): Promise<ReleaseDownload> {
@@ -123,8 +129,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
 
     /** §7 POST /staff/get-releases: the newest release of the caller's key's edition, with a signed link. */
     async getReleaseInfo(userId: number, apiKey: string): Promise<{ version: string; download_link: string }> {
-      const key = await repo.findOwnedKeyByApiKey(db, userId, normalizeLicenseKey(apiKey));
-      if (!key) throw notFound(KEY_NOT_FOUND);
+      const key = await keys.requireOwnedKey(userId, apiKey);
       const release = pickLatestRelease(await repo.listEditionReleases(db, key.tier));
       if (!release) throw notFound(DOWNLOAD_MESSAGES.versionInfoFailed);
       return { version: release.version, download_link: links.create(release.id, key.id) };
@@ -133,7 +138,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
     /** GET of a signed link: the signature is the credential. */
     async openSignedDownload(query: { id: string; key: string; expires: string; sig: string }) {
       const check = links.checkQuery(query);
-      if (!check.ok) throw forbidden(LINK_EXPIRED);
+      if (!check.ok) throw forbidden(LINK_EXPIRED, 'link_expired');
       const release = await repo.findRelease(db, check.claims.releaseId);
       if (!release) throw notFound(RELEASE_NOT_FOUND);
       downloadLimit.hit(`download-key:${check.claims.keyId}`);
@@ -175,7 +180,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
 export type ReleasesService = ReturnType<typeof createReleasesService>;
 
 function linkError(problem: LinkProblem): AppError {
-  return problem === 'expired' ? forbidden(LINK_EXPIRED) : badRequest(DOWNLOAD_MESSAGES.linkMissing);
+  return problem === 'expired' ? forbidden(LINK_EXPIRED, 'link_expired') : badRequest(DOWNLOAD_MESSAGES.linkMissing);
 }
 
 function versionExists(input: { edition: Tier; version: string }): AppError {
