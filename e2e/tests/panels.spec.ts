@@ -44,10 +44,42 @@ test('team members can open Marketplace and AI Store Builder', async ({ page, lo
   await expect(page).toHaveURL(/\/customer\/ai-store$/);
 });
 
-test('the quick actions panel is hidden below the xl width', async ({ page, login }) => {
-  await page.setViewportSize({ width: 1100, height: 900 });
+test('the quick actions panel is hidden below the xl width; team members reach their features from the user menu', async ({
+  page,
+  login,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
   await login(DEMO);
   await expect(page.getByRole('navigation', { name: 'Quick Actions' })).toBeHidden();
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Settings' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Marketplace' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('button', { name: 'User menu' })).toBeFocused();
+
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await login(TEAM);
+  await expect(page.getByRole('navigation', { name: 'Quick Actions' })).toBeHidden();
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Marketplace' }).click();
+  await expect(page).toHaveURL(/\/customer\/marketplace$/);
+  await expect(page.getByRole('heading', { name: 'Marketplace for team members' })).toBeVisible();
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'AI Store Builder' }).click();
+  await expect(page).toHaveURL(/\/customer\/ai-store$/);
+});
+
+test("pages that do not exist yet show the app's own not-found inside the shell", async ({ page, login }) => {
+  await login(DEMO);
+  for (const path of ['/customer/update_file', '/customer/upgrade_file/12']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: 'Page not found', level: 1 })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
+    await expect(page.getByRole('main')).toHaveCount(1);
+  }
+  await page.getByRole('link', { name: 'Go to my keys' }).click();
+  await expect(page).toHaveURL(/\/customer\/my-keys$/);
 });
 
 test('?settings=invoices opens settings on the invoices tab and the parameter is removed', async ({ page, login }) => {

@@ -3,6 +3,7 @@ import { Link, Outlet } from 'react-router';
 import { SettingsDialogProvider } from '../features/account/components/settings-dialog-provider';
 import { UserMenu } from '../features/account/components/user-menu';
 import { RequireAuth } from './require-auth';
+import { paths } from '../lib/paths';
 
 export function AppShell() {
   return (
@@ -17,7 +18,7 @@ export function AppShell() {
           </a>
           <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
             <div className="mx-auto flex h-14 max-w-screen-2xl items-center justify-between px-4 sm:px-6">
-              <Link to="/customer/my-keys" className="flex items-center gap-2 font-semibold text-brand-700">
+              <Link to={paths.myKeys} className="flex items-center gap-2 font-semibold text-brand-700">
                 <KeyRound aria-hidden="true" className="size-5" />
                 Keyport
               </Link>

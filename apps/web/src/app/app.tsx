@@ -5,6 +5,7 @@ import { Toaster } from 'sonner';
 import { onUnauthorized } from '../lib/api-client';
 import { createQueryClient } from '../lib/query-client';
 import { createRouter } from './router';
+import { paths, loginPath } from '../lib/paths';
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
@@ -15,8 +16,8 @@ export function App() {
       onUnauthorized(() => {
         queryClient.clear();
         const { pathname, search } = router.state.location;
-        if (pathname === '/login') return; // several calls can fail at once; send the person once
-        void router.navigate(`/login?reason=expired&next=${encodeURIComponent(pathname + search)}`, { replace: true });
+        if (pathname === paths.login) return; // several calls can fail at once; send the person once
+        void router.navigate(loginPath(pathname + search, 'expired'), { replace: true });
       }),
     [queryClient, router],
   );

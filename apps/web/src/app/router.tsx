@@ -2,6 +2,7 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { AppShell } from './app-shell';
 import { MyKeysPage } from './routes/my-keys-page';
+import { paths } from '../lib/paths';
 
 /**
  * The dashboard ships in the entry bundle (it is where almost every visit goes); every other page loads on demand,
@@ -20,16 +21,16 @@ const TeamFeaturePage = lazy(() => import('./routes/team-feature-page').then((m)
 
 export function createRouter() {
   return createBrowserRouter([
-    { path: '/', element: <Navigate to="/customer/my-keys" replace /> },
-    { path: '/login', element: page(() => import('./routes/login-page'), 'LoginPage') },
-    { path: '/signup', element: page(() => import('./routes/signup-page'), 'SignupPage') },
-    { path: '/forgot-password', element: page(() => import('./routes/forgot-password-page'), 'ForgotPasswordPage') },
-    { path: '/reset-password', element: page(() => import('./routes/reset-password-page'), 'ResetPasswordPage') },
+    { path: '/', element: <Navigate to={paths.myKeys} replace /> },
+    { path: paths.login, element: page(() => import('./routes/login-page'), 'LoginPage') },
+    { path: paths.signup, element: page(() => import('./routes/signup-page'), 'SignupPage') },
+    { path: paths.forgotPassword, element: page(() => import('./routes/forgot-password-page'), 'ForgotPasswordPage') },
+    { path: paths.resetPassword, element: page(() => import('./routes/reset-password-page'), 'ResetPasswordPage') },
     {
-      path: '/customer',
+      path: paths.customer,
       element: <AppShell />,
       children: [
-        { index: true, element: <Navigate to="/customer/my-keys" replace /> },
+        { index: true, element: <Navigate to={paths.myKeys} replace /> },
         { path: 'my-keys', element: <MyKeysPage /> },
         { path: 'my-keys/:id', element: page(() => import('./routes/key-page'), 'KeyPage') },
         { path: 'onboarding', element: page(() => import('./routes/onboarding-page'), 'OnboardingPage') },
@@ -49,6 +50,8 @@ export function createRouter() {
             </Suspense>
           ),
         },
+        // Pages of later issues (/customer/update_file, /customer/upgrade_file/…) and typos: not found, in the shell.
+        { path: '*', element: page(() => import('./routes/not-found-page'), 'NotFoundInShell') },
       ],
     },
     { path: '*', element: page(() => import('./routes/not-found-page'), 'NotFoundPage') },

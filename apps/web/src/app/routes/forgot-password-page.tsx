@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { useForgotPassword } from '../../features/account/api/session-mutations';
 import { AuthLayout } from '../../features/account/components/auth-layout';
+import { paths } from '../../lib/paths';
 
 export function ForgotPasswordPage() {
   const forgot = useForgotPassword();
@@ -20,7 +21,7 @@ export function ForgotPasswordPage() {
       title="Reset your password"
       subtitle="Enter your account email and we will send you a link to choose a new password."
       footer={
-        <Link className="font-medium text-brand-700 hover:underline" to="/login">
+        <Link className="font-medium text-brand-700 hover:underline" to={paths.login}>
           Back to sign in
         </Link>
       }

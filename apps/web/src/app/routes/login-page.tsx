@@ -6,6 +6,7 @@ import { Field } from '../../components/ui/field';
 import { useLogin } from '../../features/account/api/session-mutations';
 import { AuthLayout } from '../../features/account/components/auth-layout';
 import { safeNextPath } from '../../features/account/components/safe-next';
+import { paths } from '../../lib/paths';
 
 export function LoginPage() {
   const [params] = useSearchParams();
@@ -29,7 +30,7 @@ export function LoginPage() {
           New here?{' '}
           <Link
             className="font-medium text-brand-700 hover:underline"
-            to={`/signup${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}
+            to={`${paths.signup}${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}
           >
             Create an account
           </Link>
@@ -61,7 +62,7 @@ export function LoginPage() {
           onChange={(e) => setPassword(e.target.value)}
         />
         <div className="flex justify-end">
-          <Link className="text-sm text-brand-700 hover:underline" to="/forgot-password">
+          <Link className="text-sm text-brand-700 hover:underline" to={paths.forgotPassword}>
             Forgot password?
           </Link>
         </div>

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { isTeamMember } from '@keyport/shared/domain/roles';
 import { useSearchParams } from 'react-router';
 import { useMe } from '../../features/account/api/get-me';
 import { useOpenSettings } from '../../features/account/components/settings-dialog-context';
@@ -34,7 +35,7 @@ export function MyKeysPage() {
     <DashboardLayout
       quickActions={
         <QuickActionsPanel
-          isTeamMember={me.data ? me.data.role !== null : false}
+          isTeamMember={isTeamMember(me.data)}
           sellStoreFormUrl={config.data?.links.sellStoreFormUrl}
         />
       }

@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { useResetPassword } from '../../features/account/api/session-mutations';
 import { AuthLayout } from '../../features/account/components/auth-layout';
+import { paths } from '../../lib/paths';
 
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
@@ -18,7 +19,7 @@ export function ResetPasswordPage() {
   function submit(event: FormEvent) {
     event.preventDefault();
     if (mismatch) return;
-    reset.mutate({ token, password }, { onSuccess: () => navigate('/customer/my-keys', { replace: true }) });
+    reset.mutate({ token, password }, { onSuccess: () => navigate(paths.myKeys, { replace: true }) });
   }
 
   if (!token) {
@@ -26,7 +27,7 @@ export function ResetPasswordPage() {
       <AuthLayout title="Choose a new password">
         <Alert>This reset link is incomplete. Open the link from the email again, or ask for a new one.</Alert>
         <Button asChild variant="secondary" className="mt-4 w-full">
-          <Link to="/forgot-password">Ask for a new link</Link>
+          <Link to={paths.forgotPassword}>Ask for a new link</Link>
         </Button>
       </AuthLayout>
     );

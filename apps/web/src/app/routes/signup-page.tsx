@@ -6,6 +6,7 @@ import { Field } from '../../components/ui/field';
 import { useSignup } from '../../features/account/api/session-mutations';
 import { AuthLayout } from '../../features/account/components/auth-layout';
 import { safeNextPath } from '../../features/account/components/safe-next';
+import { paths } from '../../lib/paths';
 
 export function SignupPage() {
   const [params] = useSearchParams();
@@ -27,7 +28,7 @@ export function SignupPage() {
       footer={
         <>
           Already have an account?{' '}
-          <Link className="font-medium text-brand-700 hover:underline" to="/login">
+          <Link className="font-medium text-brand-700 hover:underline" to={paths.login}>
             Sign in
           </Link>
         </>

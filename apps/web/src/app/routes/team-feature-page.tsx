@@ -1,9 +1,11 @@
 import { Bot, Lock, Store, type LucideIcon } from 'lucide-react';
+import { isTeamMember } from '@keyport/shared/domain/roles';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/empty-state';
 import { Skeleton } from '../../components/ui/skeleton';
 import { useMe } from '../../features/account/api/get-me';
+import { paths } from '../../lib/paths';
 
 const FEATURES: Record<'marketplace' | 'ai-store', { title: string; icon: LucideIcon; text: string }> = {
   marketplace: {
@@ -23,11 +25,11 @@ export function TeamFeaturePage({ feature }: { feature: keyof typeof FEATURES })
   const me = useMe();
   const { title, icon: Icon, text } = FEATURES[feature];
   if (me.isPending) return <Skeleton className="m-6 h-40 rounded-xl" />;
-  const isTeamMember = me.data ? me.data.role !== null : false;
+  const teamMember = isTeamMember(me.data);
   return (
     <div className="mx-auto max-w-2xl px-4 py-8 sm:px-6">
       <h1 className="mb-4 text-2xl font-semibold tracking-tight">{title}</h1>
-      {isTeamMember ? (
+      {teamMember ? (
         <EmptyState icon={<Icon className="size-10" />} title={`${title} for team members`} text={text} />
       ) : (
         <EmptyState
@@ -36,7 +38,7 @@ export function TeamFeaturePage({ feature }: { feature: keyof typeof FEATURES })
           text={`${title} is available to team members only for now.`}
         >
           <Button asChild variant="secondary">
-            <Link to="/customer/my-keys">Back to my keys</Link>
+            <Link to={paths.myKeys}>Back to my keys</Link>
           </Button>
         </EmptyState>
       )}

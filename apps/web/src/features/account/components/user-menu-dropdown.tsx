@@ -1,5 +1,7 @@
-import { ChevronDown, LogOut, Settings } from 'lucide-react';
-import { useNavigate } from 'react-router';
+import { LogOut, Settings, Sparkles, Store } from 'lucide-react';
+import { useLayoutEffect, useRef } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { isTeamMember } from '@keyport/shared/domain/roles';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -8,34 +10,39 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '../../../components/ui/dropdown-menu';
+import { paths } from '../../../lib/paths';
 import { useMe } from '../api/get-me';
 import { useLogout } from '../api/session-mutations';
 import { useOpenSettings } from './settings-dialog-context';
+import { UserMenuButtonContent, userMenuButtonClass } from './user-menu-button';
 
-export function UserMenu() {
+export interface UserMenuDropdownProps {
+  /** Open at once: the person clicked the placeholder button before this code arrived. */
+  defaultOpen: boolean;
+  /** The placeholder button had focus when it was replaced: keep it on the real trigger. */
+  takeFocus: boolean;
+}
+
+/**
+ * The user menu itself (Radix DropdownMenu and its positioning code, about a fifth of the app's first load): loaded
+ * right after the first paint by `UserMenu`, never in the initial bundle.
+ */
+export default function UserMenuDropdown({ defaultOpen, takeFocus }: UserMenuDropdownProps) {
   const me = useMe();
   const logout = useLogout();
   const navigate = useNavigate();
   const openSettings = useOpenSettings();
+  const trigger = useRef<HTMLButtonElement>(null);
   const name = me.data?.name ?? 'Account';
-  const initials = name
-    .split(/\s+/)
-    .map((part) => part[0] ?? '')
-    .join('')
-    .slice(0, 2)
-    .toUpperCase();
+
+  useLayoutEffect(() => {
+    if (takeFocus && !defaultOpen) trigger.current?.focus();
+  }, [takeFocus, defaultOpen]);
 
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger
-        className="flex items-center gap-2 rounded-full py-1 pr-2 pl-1 text-sm text-slate-700 hover:bg-slate-100"
-        aria-label="User menu"
-      >
-        <span className="flex size-8 items-center justify-center rounded-full bg-brand-100 font-semibold text-brand-700">
-          {initials}
-        </span>
-        <span className="hidden max-w-40 truncate sm:inline">{name}</span>
-        <ChevronDown aria-hidden="true" className="size-4" />
+    <DropdownMenu defaultOpen={defaultOpen}>
+      <DropdownMenuTrigger ref={trigger} className={userMenuButtonClass} aria-label="User menu">
+        <UserMenuButtonContent name={name} />
       </DropdownMenuTrigger>
       <DropdownMenuContent>
         <DropdownMenuLabel>
@@ -43,12 +50,30 @@ export function UserMenu() {
           <span className="block truncate">{me.data?.email}</span>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
+        {isTeamMember(me.data) ? (
+          <>
+            {/* The quick actions panel is hidden below the xl width: team members reach their features here too. */}
+            <DropdownMenuItem asChild>
+              <Link to={paths.marketplace}>
+                <Store aria-hidden="true" className="size-4" />
+                Marketplace
+              </Link>
+            </DropdownMenuItem>
+            <DropdownMenuItem asChild>
+              <Link to={paths.aiStore}>
+                <Sparkles aria-hidden="true" className="size-4" />
+                AI Store Builder
+              </Link>
+            </DropdownMenuItem>
+            <DropdownMenuSeparator />
+          </>
+        ) : null}
         <DropdownMenuItem onSelect={() => openSettings('profile')}>
           <Settings aria-hidden="true" className="size-4" />
           Settings
         </DropdownMenuItem>
         <DropdownMenuItem
-          onSelect={() => logout.mutate(undefined, { onSettled: () => navigate('/login', { replace: true }) })}
+          onSelect={() => logout.mutate(undefined, { onSettled: () => navigate(paths.login, { replace: true }) })}
         >
           <LogOut aria-hidden="true" className="size-4" />
           Sign out

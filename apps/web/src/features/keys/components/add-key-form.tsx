@@ -8,6 +8,7 @@ import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { ApiError } from '../../../lib/api-client';
 import { useAddKey } from '../api/add-key';
+import { paths } from '../../../lib/paths';
 
 export const ADD_KEY_FALLBACK_ERROR = 'An unexpected error occurred.';
 
@@ -39,7 +40,7 @@ export function AddKeyForm({ onBusyChange, onAdded, onCancel }: AddKeyFormProps)
       onSuccess: () => {
         toast.success('License key added');
         onAdded?.();
-        setTimeout(() => navigate('/customer/my-keys'), NAVIGATE_AFTER_ADD_KEY_MS);
+        setTimeout(() => navigate(paths.myKeys), NAVIGATE_AFTER_ADD_KEY_MS);
       },
       onError: (failure) =>
         setError(failure instanceof ApiError && failure.status !== 0 ? failure.message : ADD_KEY_FALLBACK_ERROR),

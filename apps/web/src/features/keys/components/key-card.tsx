@@ -12,6 +12,7 @@ import {
 } from '../../../components/ui/dropdown-menu';
 import { cn } from '../../../lib/cn';
 import { TIER_STYLES } from './tier-style';
+import { paths } from '../../../lib/paths';
 
 interface KeyCardProps {
   card: StoreCard;
@@ -94,7 +95,7 @@ export function KeyCard({ card, onDisconnect, focused = false, actions }: KeyCar
           </p>
           {focused ? null : (
             <Link
-              to={`/customer/my-keys/${card.id}`}
+              to={paths.key(card.id)}
               className="flex items-center text-sm font-medium text-brand-700 hover:underline"
               aria-label={`Details of ${card.name}`}
             >

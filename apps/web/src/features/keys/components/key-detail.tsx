@@ -11,6 +11,7 @@ import { useKeys } from '../api/get-keys';
 import { DisconnectDialog } from './disconnect-dialog';
 import { KeyCard } from './key-card';
 import { FETCH_KEYS_FAILED } from './keys-board';
+import { paths } from '../../../lib/paths';
 
 /** /customer/my-keys/{id}: one of the user's keys, focused, with its details. Someone else's id is simply not found. */
 export function KeyDetail({
@@ -29,7 +30,7 @@ export function KeyDetail({
   return (
     <section className="mx-auto max-w-xl space-y-4">
       <Link
-        to="/customer/my-keys"
+        to={paths.myKeys}
         className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
       >
         <ArrowLeft aria-hidden="true" className="size-4" />
@@ -56,7 +57,7 @@ export function KeyDetail({
           text="This key is not in your account."
         >
           <Button asChild>
-            <Link to="/customer/my-keys">Back to my keys</Link>
+            <Link to={paths.myKeys}>Back to my keys</Link>
           </Button>
         </EmptyState>
       )}
@@ -64,7 +65,7 @@ export function KeyDetail({
         apiKey={disconnecting?.api_key ?? null}
         storeName={disconnecting?.name ?? ''}
         onOpenChange={(open) => (open ? undefined : setDisconnecting(null))}
-        onDisconnected={() => navigate('/customer/my-keys')}
+        onDisconnected={() => navigate(paths.myKeys)}
       />
     </section>
   );

@@ -22,6 +22,7 @@ import { DisconnectDialog } from './disconnect-dialog';
 import { KeyCard } from './key-card';
 import { KeyGridSkeleton } from './key-grid-skeleton';
 import { KeysToolbar } from './keys-toolbar';
+import { paths } from '../../../lib/paths';
 
 export const FETCH_KEYS_FAILED = 'Failed to fetch stores. Please try again later.';
 
@@ -89,7 +90,7 @@ export function KeysBoard({ initialQuery, links, renderActions }: KeysBoardProps
       ) : cards.length === 0 ? (
         <EmptyState icon={<KeyRound className="size-10" />} title="No Keys Found" text="Add a key to get started">
           <Button asChild>
-            <Link to="/customer/onboarding">Add Key</Link>
+            <Link to={paths.onboarding}>Add Key</Link>
           </Button>
           {links ? (
             <Button asChild variant="secondary">

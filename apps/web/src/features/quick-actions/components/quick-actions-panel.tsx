@@ -2,6 +2,7 @@ import { Bot, ExternalLink, FileUp, RefreshCw, Store, type LucideIcon } from 'lu
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/badge';
+import { paths } from '../../../lib/paths';
 
 interface QuickActionsPanelProps {
   /** §6: team members (role not null) can use Marketplace and AI Store Builder. */
@@ -50,7 +51,7 @@ export function QuickActionsPanel({ isTeamMember, sellStoreFormUrl }: QuickActio
         </li>
         <li>
           {isTeamMember ? (
-            <Link to="/customer/marketplace" className={itemClass}>
+            <Link to={paths.marketplace} className={itemClass}>
               <Item icon={Store}>Marketplace</Item>
             </Link>
           ) : (
@@ -67,7 +68,7 @@ export function QuickActionsPanel({ isTeamMember, sellStoreFormUrl }: QuickActio
         </li>
         <li>
           {isTeamMember ? (
-            <Link to="/customer/ai-store" className={itemClass}>
+            <Link to={paths.aiStore} className={itemClass}>
               <Item icon={Bot}>AI Store Builder</Item>
             </Link>
           ) : (

@@ -1,0 +1,23 @@
+/** Every route path of the web app, in one place (features link through these, never through string literals). */
+export const paths = {
+  home: '/',
+  login: '/login',
+  signup: '/signup',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  customer: '/customer',
+  myKeys: '/customer/my-keys',
+  key: (id: number | string) => `/customer/my-keys/${id}`,
+  onboarding: '/customer/onboarding',
+  marketplace: '/customer/marketplace',
+  aiStore: '/customer/ai-store',
+} as const;
+
+/** `/login?next=…`, optionally saying why (an expired session). */
+export function loginPath(next?: string, reason?: 'expired'): string {
+  const params = new URLSearchParams();
+  if (reason) params.set('reason', reason);
+  if (next) params.set('next', next);
+  const query = params.toString();
+  return query ? `${paths.login}?${query}` : paths.login;
+}
