@@ -69,14 +69,14 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     return address && typeof address === 'object' ? address.port : null;
   };
   // The sandbox payment provider delivers its signed events here: through the webhook route, as Stripe's arrive.
-  const deliverWebhook = async (rawBody: Buffer, signatureHeader: string) => {
+  const deliverWebhook = async (rawBody: string, signatureHeader: string) => {
     const response = await app.inject({
       method: 'POST',
       url: '/stripe/webhook',
       headers: { 'content-type': 'application/json', 'stripe-signature': signatureHeader },
       payload: rawBody,
     });
-    if (response.statusCode >= 300) throw new Error(`webhook delivery answered ${response.statusCode}`);
+    return { statusCode: response.statusCode };
   };
   app.decorate(
     'services',

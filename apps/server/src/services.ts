@@ -53,7 +53,7 @@ export interface Runtime {
    * Hands a signed provider event to the portal's own webhook route (the sandbox payment provider's delivery: the
    * same route and code that Stripe's events take).
    */
-  deliverWebhook: (rawBody: Buffer, signatureHeader: string) => Promise<void>;
+  deliverWebhook: (rawBody: string, signatureHeader: string) => Promise<{ statusCode: number }>;
 }
 
 export function createServices(
@@ -117,7 +117,7 @@ export function createServices(
   const paymentProvider =
     adapters.payments ??
     createPaymentProvider(config.payments, { db, log, deliver: runtime.deliverWebhook });
-  const vies = adapters.vies ?? createVatChecker(config.vies, { requesterVatId: config.sellerVatId });
+  const vies = adapters.vies ?? createVatChecker(config, log);
   const upgrades = createUpgradesService({
     db,
     keys,

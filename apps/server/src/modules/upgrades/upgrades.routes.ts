@@ -5,6 +5,12 @@ import { registerRoute } from '../../http/route';
 import type { UpgradePrice } from './upgrades.service';
 
 /** §7 upgrade options, token redemption, purchased upgrades; staff prices and tokens. */
+/** The three redeem routes share one shape (they differ in path and operationId only). */
+type RedeemContract =
+  | typeof contracts.redeemTokenToRegular
+  | typeof contracts.redeemTokenToPro
+  | typeof contracts.redeemTokenLiteToPro;
+
 export async function upgradesRoutes(app: FastifyInstance) {
   const upgrades = app.services.upgrades;
 
@@ -13,18 +19,20 @@ export async function upgradesRoutes(app: FastifyInstance) {
     return { key, options };
   });
 
-  const redeem = (path: UpgradePath) =>
-    (async ({ user, body }, request) => {
+  for (const [contract, path] of [
+    [contracts.redeemTokenToRegular, 'LITE_TO_REGULAR'],
+    [contracts.redeemTokenToPro, 'REGULAR_TO_PRO'],
+    [contracts.redeemTokenLiteToPro, 'LITE_TO_PRO'],
+  ] as const satisfies readonly (readonly [RedeemContract, UpgradePath])[]) {
+    registerRoute<RedeemContract>(app, contract, async ({ user, body }, request) => {
       const { key, message } = await upgrades.redeemToken(user.id, request.ip, {
         path,
         token: body.upgradeKey,
         licenseKey: body.licenseKey,
       });
       return { success: true as const, error: null, message, key };
-    }) satisfies Parameters<typeof registerRoute<typeof contracts.redeemTokenToRegular>>[2];
-  registerRoute(app, contracts.redeemTokenToRegular, redeem('LITE_TO_REGULAR'));
-  registerRoute(app, contracts.redeemTokenToPro, redeem('REGULAR_TO_PRO'));
-  registerRoute(app, contracts.redeemTokenLiteToPro, redeem('LITE_TO_PRO'));
+    });
+  }
 
   registerRoute(app, contracts.checkPurchasedUpgrades, ({ user }) => upgrades.listPurchased(user.id));
 
