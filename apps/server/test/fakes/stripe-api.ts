@@ -51,7 +51,11 @@ const TEST_PAYMENT_METHODS: Record<string, { decline?: { code: string; decline_c
     decline: { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
   },
   pm_card_chargeDeclinedInsufficientFunds: {
-    decline: { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+    decline: {
+      code: 'card_declined',
+      decline_code: 'insufficient_funds',
+      message: 'Your card has insufficient funds.',
+    },
   },
 };
 
@@ -155,13 +159,20 @@ export async function startFakeStripeApi(secretKey = 'sk_test_fake_keyport'): Pr
     if (!Number.isInteger(amount) || amount < 50) {
       return [400, error('invalid_request_error', 'amount_too_small', 'Amount must be at least $0.50 usd', 'amount')];
     }
-    if (params.automatic_payment_methods !== undefined && params.payment_method_types !== undefined) {
+    if (params.payment_method_types !== undefined) {
+      // Renamed in the API version the SDK pins (2026-10-28): refused like any unknown parameter.
+      return [
+        400,
+        error('invalid_request_error', 'parameter_unknown', 'Received unknown parameter: payment_method_types'),
+      ];
+    }
+    if (params.automatic_payment_methods !== undefined && params.allowed_payment_method_types !== undefined) {
       return [
         400,
         error(
           'invalid_request_error',
-          'parameter_unknown',
-          'You may only specify one of these parameters: automatic_payment_methods, payment_method_types.',
+          'parameters_exclusive',
+          'You may only specify one of these parameters: automatic_payment_methods, allowed_payment_method_types.',
         ),
       ];
     }
@@ -176,8 +187,9 @@ export async function startFakeStripeApi(secretKey = 'sk_test_fake_keyport'): Pr
       description: typeof params.description === 'string' ? params.description : null,
       metadata: { ...((params.metadata as Record<string, string> | undefined) ?? {}) },
       receipt_email: typeof params.receipt_email === 'string' ? params.receipt_email : null,
-      payment_method_types: Array.isArray(params.payment_method_types)
-        ? (params.payment_method_types as string[])
+      // Without a list, the payment methods enabled in the dashboard (automatic payment methods).
+      payment_method_types: Array.isArray(params.allowed_payment_method_types)
+        ? (params.allowed_payment_method_types as string[])
         : ['card', 'link'],
       latest_charge: null,
       last_payment_error: null,

@@ -7,7 +7,8 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { confirmWithTestCard, startFakeStripeApi, type FakeStripeApi } from '../../../test/fakes/stripe-api';
 import { type CreatePaymentInput, PaymentProviderError, WebhookVerificationError } from './port';
-import { createStripePaymentProvider, redactSecrets, type StripePaymentProvider } from './stripe-adapter';
+import { redactSecrets } from './redact-secrets';
+import { createStripePaymentProvider, type StripePaymentProvider } from './stripe-adapter';
 import { signStripePayload } from './stripe-webhook';
 
 const webhookSecret = 'whsec_test_keyport_adapter';
@@ -60,7 +61,7 @@ describe('Stripe adapter: payments', () => {
     expect(sent.params).toMatchObject({
       amount: '14280',
       currency: 'usd',
-      payment_method_types: ['card'],
+      allowed_payment_method_types: ['card'],
       description: 'Keyport upgrade LITE → REGULAR',
       receipt_email: 'anna@example.de',
       metadata: request.metadata,

@@ -6,6 +6,7 @@ import {
   type ProviderPayment,
   type ProviderPaymentStatus,
 } from './port';
+import { redactSecrets } from './redact-secrets';
 import { verifyStripeWebhook } from './stripe-webhook';
 
 export interface StripePaymentProviderOptions {
@@ -41,8 +42,9 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           {
             amount: input.amountCents,
             currency: input.currency,
-            // Cards only: no automatic payment methods (the dialog shows a card element, nothing else).
-            payment_method_types: ['card'],
+            // Cards only (the dialog shows a card element, nothing else). The SDK's pinned API version names this
+            // `allowed_payment_method_types` (formerly `payment_method_types`); automatic payment methods stay off.
+            allowed_payment_method_types: ['card'],
             description: input.description,
             metadata: input.metadata,
             ...(input.receiptEmail ? { receipt_email: input.receiptEmail } : {}),
@@ -135,12 +137,4 @@ function toProviderError(what: string, error: unknown): PaymentProviderError {
     return new PaymentProviderError(`Stripe could not ${what} (${details}): ${redactSecrets(error.message)}`);
   }
   return new PaymentProviderError(`Stripe could not ${what}: unexpected error`);
-}
-
-/** Secret and restricted keys, webhook secrets and client secrets, wherever they appear in a message. */
-export function redactSecrets(text: string): string {
-  return text
-    .replace(/\b(sk|rk)_(test|live)_[A-Za-z0-9*]+/g, '$1_$2_[redacted]')
-    .replace(/\bwhsec_[A-Za-z0-9*]+/g, 'whsec_[redacted]')
-    .replace(/\b(pi_[A-Za-z0-9]+)_secret_[A-Za-z0-9]+/g, '$1_secret_[redacted]');
 }
