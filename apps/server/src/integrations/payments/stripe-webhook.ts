@@ -16,6 +16,11 @@ export function verifyStripeWebhook(
   secret: string,
 ): ProviderEvent {
   if (!signatureHeader) throw new WebhookVerificationError('Missing Stripe-Signature header');
+  // The SDK refuses deliveries older than the tolerance; one dated further ahead than that is refused too.
+  const timestamp = Number(/(?:^|,)t=(\d+)/.exec(signatureHeader)?.[1]);
+  if (timestamp - Math.floor(Date.now() / 1000) > WEBHOOK_TOLERANCE_SECONDS) {
+    throw new WebhookVerificationError('Webhook refused: Timestamp outside the tolerance zone');
+  }
   let event: unknown;
   try {
     event = Stripe.webhooks.constructEvent(rawBody, signatureHeader, secret, WEBHOOK_TOLERANCE_SECONDS);
