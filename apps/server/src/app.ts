@@ -187,6 +187,10 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     return reply.code(404).send({ error: `Not found: ${request.method} ${pathname}`, code: 'not_found' });
   });
 
+  // A sandbox event still on its way would find the database closed.
+  app.addHook('onClose', async () => {
+    await app.services.sandboxPayments?.idle();
+  });
   app.addHook('onReady', async () => {
     await app.services.ensureCatalogue();
     void app.services.outbox.flush();

@@ -19,7 +19,8 @@ import { createPaymentsService } from './modules/payments/payments.service';
 import { renderReceiptPdf } from './modules/payments/receipt-pdf';
 import { createUpgradesService } from './modules/upgrades/upgrades.service';
 import { createPaymentProvider } from './integrations/payments/create-payment-provider';
-import type { PaymentProvider } from './integrations/payments/port';
+import type { SandboxPaymentProvider } from './integrations/payments/sandbox-adapter';
+import type { StripePaymentProvider } from './integrations/payments/stripe-adapter';
 import { createVatChecker } from './integrations/vies/create-vat-checker';
 import type { VatNumberChecker } from './integrations/vies/port';
 import { createDownloadLinks } from './modules/releases/download-link';
@@ -39,7 +40,7 @@ const TOO_MANY_PAYMENTS = 'Too many payment attempts. Please wait a few minutes 
 export interface Adapters {
   email?: EmailPort;
   storage?: StoragePort;
-  payments?: PaymentProvider;
+  payments?: StripePaymentProvider | SandboxPaymentProvider;
   vies?: VatNumberChecker;
 }
 
@@ -115,8 +116,7 @@ export function createServices(
     maxZipBytes: config.releases.maxBytes,
   });
   const paymentProvider =
-    adapters.payments ??
-    createPaymentProvider(config.payments, { db, log, deliver: runtime.deliverWebhook });
+    adapters.payments ?? createPaymentProvider(config.payments, { db, log, deliver: runtime.deliverWebhook });
   const vies = adapters.vies ?? createVatChecker(config, log);
   const upgrades = createUpgradesService({
     db,
@@ -156,7 +156,7 @@ export function createServices(
     ensureCatalogue,
     paymentProvider,
     /** The sandbox's confirmation step, present only while payments run in the sandbox. */
-    sandboxPayments: 'confirmPayment' in paymentProvider ? paymentProvider : null,
+    sandboxPayments: paymentProvider.name === 'sandbox' ? paymentProvider : null,
     receipts: { render: (order: Parameters<typeof renderReceiptPdf>[0]) => renderReceiptPdf(order, seller) },
     /** Verifies a theme auth token: signed by us and still the key's current token. */
     themeTokens: { verify: connect.verify },

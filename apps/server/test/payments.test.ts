@@ -8,7 +8,10 @@ import {
   sandboxPayments,
   upgradeOrders,
 } from '../src/db/schema';
-import { createSandboxPaymentProvider, type SandboxPaymentProvider } from '../src/integrations/payments/sandbox-adapter';
+import {
+  createSandboxPaymentProvider,
+  type SandboxPaymentProvider,
+} from '../src/integrations/payments/sandbox-adapter';
 import { signStripePayload } from '../src/integrations/payments/stripe-webhook';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
 
@@ -43,7 +46,9 @@ beforeAll(async () => {
   t = await createTestApp({}, { payments: provider });
 });
 
-const newUser = (label = 'payer') => signUp(t, `${label}-${++people}@example.com`);
+let ips = 0;
+const newUser = (label = 'payer') =>
+  signUp(t, `${label}-${++people}@example.com`, { ip: `10.40.${Math.floor(++ips / 250)}.${(ips % 250) + 1}` });
 
 async function liteKeyFor(userId: number): Promise<string> {
   const [apiKey] = await t.app.services.keys.mintKeys('LITE', 1);
@@ -83,7 +88,10 @@ const confirm = (token: string, paymentIntentId: string, cardNumber = '4242 4242
 const sync = (token: string, paymentIntentId: string) =>
   t.app.inject({ method: 'POST', url: `/stripe/payment-intents/${paymentIntentId}/sync`, headers: auth(token) });
 
-type Started = { payment_intent: { id: string; client_secret: string }; order: Record<string, unknown> & { id: number } };
+type Started = {
+  payment_intent: { id: string; client_secret: string };
+  order: Record<string, unknown> & { id: number };
+};
 
 const sendWebhook = (raw: string, signature?: string) =>
   t.app.inject({
@@ -148,7 +156,15 @@ describe('a LITE→REGULAR upgrade by card (sandbox), end to end', () => {
 
     const purchased = await t.app.inject({ url: '/keys/check_purchased_upgrades', headers: auth(token) });
     expect(purchased.json()).toMatchObject({
-      stripe_upgrades: [expect.objectContaining({ from: 'LITE', to: 'REGULAR', total: 14280, vat: 2280 })],
+      stripe_upgrades: [
+        expect.objectContaining({
+          upgrade_from: 'LITE',
+          upgrade_to: 'REGULAR',
+          source: 'card',
+          amount_paid: 14280,
+          vat_amount: 2280,
+        }),
+      ],
     });
 
     const receipt = await t.app.inject({ url: `/upgrades/orders/${body.order.id}/receipt`, headers: auth(token) });
@@ -168,7 +184,10 @@ describe('a LITE→REGULAR upgrade by card (sandbox), end to end', () => {
       total_amount: 12000,
       reverse_charge: true,
     });
-    const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, response.json<Started>().order.id));
+    const [order] = await t.db
+      .select()
+      .from(upgradeOrders)
+      .where(eq(upgradeOrders.id, response.json<Started>().order.id));
     // The VIES answer is kept on the order as evidence.
     expect(JSON.stringify(order)).toContain('DE123456789');
   });
@@ -178,7 +197,11 @@ describe('a LITE→REGULAR upgrade by card (sandbox), end to end', () => {
     const key = await liteKeyFor(id);
     const french = { ...GERMAN_BUSINESS, address: { ...GERMAN_BUSINESS.address, country: 'FR' } };
     const mismatch = await startPayment(token, key, french);
-    expect(mismatch.json<Started>().order).toMatchObject({ reverse_charge: false, vat_amount: 2400, total_amount: 14400 });
+    expect(mismatch.json<Started>().order).toMatchObject({
+      reverse_charge: false,
+      vat_amount: 2400,
+      total_amount: 14400,
+    });
     const unregistered = await startPayment(token, key, { ...GERMAN_BUSINESS, vat_id: 'DE123456000' });
     expect(unregistered.json<Started>().order).toMatchObject({ reverse_charge: false, vat_amount: 2280 });
   });
@@ -192,7 +215,10 @@ describe('a LITE→REGULAR upgrade by card (sandbox), end to end', () => {
     expect(declined.json()).toEqual({ error: 'Your card was declined.', code: 'card_declined' });
     await provider.idle();
     expect(await tierOf(key)).toBe('LITE');
-    const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.providerPaymentId, payment_intent.id));
+    const [order] = await t.db
+      .select()
+      .from(upgradeOrders)
+      .where(eq(upgradeOrders.providerPaymentId, payment_intent.id));
     expect(order).toMatchObject({ status: 'pending' });
 
     const insufficient = await confirm(token, payment_intent.id, '4000000000009995');
@@ -213,7 +239,7 @@ describe('a LITE→REGULAR upgrade by card (sandbox), end to end', () => {
     expect(orders.filter((order) => order.status === 'pending')).toHaveLength(1);
   });
 
-  it('refuses a price id that is not the path\'s, and a path the key cannot take', async () => {
+  it("refuses a price id that is not the path's, and a path the key cannot take", async () => {
     const { token, id } = await newUser();
     const key = await liteKeyFor(id);
     const wrongPrice = await startPayment(token, key, GERMAN_CONSUMER, { price_id: 'price_sandbox_lite_to_pro' });
@@ -245,9 +271,15 @@ describe('fulfilment happens exactly once', () => {
 
     const [keyRow] = await t.db.select().from(licenseKeys).where(eq(licenseKeys.apiKey, key));
     expect(keyRow!.tier).toBe('REGULAR');
-    expect(await t.db.select().from(licenseKeyTierChanges).where(eq(licenseKeyTierChanges.licenseKeyId, keyRow!.id))).toHaveLength(1);
-    expect(await t.db.select().from(purchasedUpgrades).where(eq(purchasedUpgrades.licenseKeyId, keyRow!.id))).toHaveLength(1);
-    const receipts = (await receiptsTo(GERMAN_CONSUMER.email)).filter((row) => row.body.includes(`license ${key} is now`));
+    expect(
+      await t.db.select().from(licenseKeyTierChanges).where(eq(licenseKeyTierChanges.licenseKeyId, keyRow!.id)),
+    ).toHaveLength(1);
+    expect(
+      await t.db.select().from(purchasedUpgrades).where(eq(purchasedUpgrades.licenseKeyId, keyRow!.id)),
+    ).toHaveLength(1);
+    const receipts = (await receiptsTo(GERMAN_CONSUMER.email)).filter((row) =>
+      row.body.includes(`license ${key} is now`),
+    );
     expect(receipts).toHaveLength(1);
   });
 
@@ -261,7 +293,10 @@ describe('fulfilment happens exactly once', () => {
     await provider.idle();
     await sync(token, payment_intent.id);
     expect(await tierOf(key)).toBe('LITE');
-    const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.providerPaymentId, payment_intent.id));
+    const [order] = await t.db
+      .select()
+      .from(upgradeOrders)
+      .where(eq(upgradeOrders.providerPaymentId, payment_intent.id));
     expect(order!.status).toBe('review');
   });
 
@@ -275,14 +310,22 @@ describe('fulfilment happens exactly once', () => {
     await provider.refundPayment(payment_intent.id, 14280);
     await provider.idle();
     expect(await tierOf(key)).toBe('LITE');
-    const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.providerPaymentId, payment_intent.id));
+    const [order] = await t.db
+      .select()
+      .from(upgradeOrders)
+      .where(eq(upgradeOrders.providerPaymentId, payment_intent.id));
     expect(order!.status).toBe('refunded');
   });
 });
 
 describe('POST /stripe/webhook refuses what it cannot verify', () => {
   const event = (type: string, id = `evt_test_${Math.random().toString(36).slice(2)}`) =>
-    JSON.stringify({ id, object: 'event', type, data: { object: { id: 'pi_sandbox_unknown', object: 'payment_intent' } } });
+    JSON.stringify({
+      id,
+      object: 'event',
+      type,
+      data: { object: { id: 'pi_sandbox_unknown', object: 'payment_intent' } },
+    });
   const now = () => Math.floor(Date.now() / 1000);
 
   it('answers 400 invalid_signature without a header, with a wrong secret, an altered body or an old timestamp', async () => {
@@ -290,7 +333,10 @@ describe('POST /stripe/webhook refuses what it cannot verify', () => {
     const forged = [
       await sendWebhook(raw),
       await sendWebhook(raw, signStripePayload(raw, 'whsec_wrong', now())),
-      await sendWebhook(raw.replace('pi_sandbox_unknown', 'pi_sandbox_other'), signStripePayload(raw, WEBHOOK_SECRET, now())),
+      await sendWebhook(
+        raw.replace('pi_sandbox_unknown', 'pi_sandbox_other'),
+        signStripePayload(raw, WEBHOOK_SECRET, now()),
+      ),
       await sendWebhook(raw, signStripePayload(raw, WEBHOOK_SECRET, now() - 3600)),
       await sendWebhook('not json', signStripePayload('not json', WEBHOOK_SECRET, now())),
     ];
@@ -309,7 +355,7 @@ describe('POST /stripe/webhook refuses what it cannot verify', () => {
 });
 
 describe('ownership: another user never reaches a payment', () => {
-  it('answers 404 on start, sync, confirm and receipt for what is not the caller\'s', async () => {
+  it("answers 404 on start, sync, confirm and receipt for what is not the caller's", async () => {
     const owner = await newUser('owner');
     const stranger = await newUser('stranger');
     const key = await liteKeyFor(owner.id);
@@ -324,7 +370,11 @@ describe('ownership: another user never reaches a payment', () => {
     await provider.idle();
     const receipt = await t.app.inject({ url: `/upgrades/orders/${order.id}/receipt`, headers: auth(stranger.token) });
     expect(receipt.statusCode).toBe(404);
-    const vat = await t.app.inject({ method: 'POST', url: '/stripe/vat/verify', payload: { vat_number: 'DE123456789' } });
+    const vat = await t.app.inject({
+      method: 'POST',
+      url: '/stripe/vat/verify',
+      payload: { vat_number: 'DE123456789' },
+    });
     expect(vat.statusCode).toBe(401);
   });
 });

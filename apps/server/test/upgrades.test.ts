@@ -12,9 +12,9 @@ beforeAll(async () => {
   t = await createTestApp({ UPGRADE_TOKEN_RATE_LIMIT_MAX: '100000', UPGRADE_TOKEN_RATE_LIMIT_MAX_PER_IP: '100000' });
 });
 
-const newUser = (label = 'upgrader') => signUp(t, `${label}-${++people}@example.com`);
+const newUser = (label = 'upgrader') => signUp(t, `${label}-${++people}@example.com`, { ip: nextIp() });
 const nextIp = () => `10.30.${Math.floor(++ips / 250)}.${(ips % 250) + 1}`;
-const staff = () => signUp(t, `upgrade-staff-${++people}@example.com`, { role: 'staff' });
+const staff = () => signUp(t, `upgrade-staff-${++people}@example.com`, { role: 'staff', ip: nextIp() });
 
 /** Mints keys of a tier and gives them to a user (what claiming does, without the add-key limits). */
 async function keysFor(userId: number, tier: 'LITE' | 'REGULAR' | 'PRO', count = 1): Promise<string[]> {
@@ -63,7 +63,13 @@ describe('POST /upgrades/options', () => {
         options: { path: string; from: string; to: string; price: string; price_cents: number; priceId: string }[];
       }>().options;
     expect(await options(lite)).toEqual([
-      expect.objectContaining({ path: 'LITE_TO_REGULAR', from: 'LITE', to: 'REGULAR', price: '$120.00', price_cents: 12000 }),
+      expect.objectContaining({
+        path: 'LITE_TO_REGULAR',
+        from: 'LITE',
+        to: 'REGULAR',
+        price: '$120.00',
+        price_cents: 12000,
+      }),
       expect.objectContaining({ path: 'LITE_TO_PRO', from: 'LITE', to: 'PRO', price: '$320.00', price_cents: 32000 }),
     ]);
     expect(await options(regular)).toEqual([
@@ -118,7 +124,7 @@ describe('upgrade tokens', () => {
     const purchased = await t.app.inject({ url: '/keys/check_purchased_upgrades', headers: auth(token) });
     expect(purchased.json()).toMatchObject({
       stripe_upgrades: [],
-      lite_upgrade_tokens: [expect.objectContaining({ from: 'LITE', to: 'REGULAR' })],
+      lite_upgrade_tokens: [expect.objectContaining({ upgrade_from: 'LITE', upgrade_to: 'REGULAR', source: 'token' })],
       l2p_upgrade_tokens: [],
     });
   });
@@ -178,12 +184,16 @@ describe('upgrade tokens', () => {
     const ids = (
       await t.db.select({ id: licenseKeys.id }).from(licenseKeys).where(inArray(licenseKeys.apiKey, allKeys))
     ).map((row) => row.id);
-    expect(await t.db.select().from(licenseKeyTierChanges).where(inArray(licenseKeyTierChanges.licenseKeyId, ids))).toHaveLength(20);
-    expect(await t.db.select().from(purchasedUpgrades).where(inArray(purchasedUpgrades.licenseKeyId, ids))).toHaveLength(20);
+    expect(
+      await t.db.select().from(licenseKeyTierChanges).where(inArray(licenseKeyTierChanges.licenseKeyId, ids)),
+    ).toHaveLength(20);
+    expect(
+      await t.db.select().from(purchasedUpgrades).where(inArray(purchasedUpgrades.licenseKeyId, ids)),
+    ).toHaveLength(20);
   });
 });
 
-describe('ownership: another user\'s key is never reachable', () => {
+describe("ownership: another user's key is never reachable", () => {
   it('answers 404 License key not found. on every upgrade route', async () => {
     const owner = await newUser('owner');
     const stranger = await newUser('stranger');
@@ -255,7 +265,10 @@ describe('staff prices', () => {
 // Last: it builds a second app, which empties the shared test database.
 describe('upgrade token rate limit', () => {
   it('is rate-limited per user, so tokens cannot be found by trying', async () => {
-    const limited = await createTestApp({ UPGRADE_TOKEN_RATE_LIMIT_MAX: '3', UPGRADE_TOKEN_RATE_LIMIT_MAX_PER_IP: '100' });
+    const limited = await createTestApp({
+      UPGRADE_TOKEN_RATE_LIMIT_MAX: '3',
+      UPGRADE_TOKEN_RATE_LIMIT_MAX_PER_IP: '100',
+    });
     const user = await signUp(limited, `limited-${++people}@example.com`);
     const [apiKey] = await limited.app.services.keys.mintKeys('LITE', 1);
     await limited.db.update(licenseKeys).set({ ownerId: user.id }).where(eq(licenseKeys.apiKey, apiKey!));

@@ -63,7 +63,10 @@ export function createBillingService({ db, vies, verifyLimit, now = () => new Da
    * The VAT ID reverse charge may rely on: VIES-valid and of the billing country. Null otherwise (VIES down
    * included: the order then pays VAT, never the other way round).
    */
-  async function verifiedVatIdFor(vatId: string | null | undefined, billingCountry: string): Promise<VerifiedVatId | null> {
+  async function verifiedVatIdFor(
+    vatId: string | null | undefined,
+    billingCountry: string,
+  ): Promise<VerifiedVatId | null> {
     if (!vatId || normalizeVatId(vatId) === '') return null;
     const answer = await check(vatId);
     if (answer.status !== 'valid' || answer.countryCode !== billingCountry.toUpperCase()) return null;

@@ -24,7 +24,10 @@ export interface TokenSubject {
  * it: an upgrade never breaks a live store (the token pasted in the theme keeps working; the new tier reaches the
  * theme with the next token or download — ADR 014).
  */
-export function isCurrentToken(claims: Pick<ThemeTokenClaims, 'ver'>, key: Pick<TokenSubject, 'tokenVersion'>): boolean {
+export function isCurrentToken(
+  claims: Pick<ThemeTokenClaims, 'ver'>,
+  key: Pick<TokenSubject, 'tokenVersion'>,
+): boolean {
   return key.tokenVersion === claims.ver;
 }
 

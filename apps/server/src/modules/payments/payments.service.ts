@@ -225,7 +225,10 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
      * §7 POST /stripe/payment-intents: the pending order of the key and its payment. The same quote (path, amounts,
      * billing) reuses the pending order and its payment; a different one replaces it. Two calls at once share one.
      */
-    async start(userId: number, input: StartPaymentInput): Promise<{ paymentRef: string; clientSecret: string; order: repo.OrderRow }> {
+    async start(
+      userId: number,
+      input: StartPaymentInput,
+    ): Promise<{ paymentRef: string; clientSecret: string; order: repo.OrderRow }> {
       deps.startLimit.hit(`payment-start:${userId}`);
       const quote = await quoteFor(userId, input);
       const wanted = orderValues(userId, quote);
@@ -283,7 +286,10 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       if (await repo.isEventProcessed(db, provider.name, event.id)) return { duplicate: true };
       const payment = await atProvider(() => provider.retrievePayment(event.paymentRef!));
       if (!payment) {
-        log.warn({ eventId: event.id, paymentRef: event.paymentRef }, 'webhook for a payment the provider does not know');
+        log.warn(
+          { eventId: event.id, paymentRef: event.paymentRef },
+          'webhook for a payment the provider does not know',
+        );
         return { duplicate: false };
       }
       const result = await process(event.kind, payment, event);
@@ -366,7 +372,16 @@ function isSameOrder(order: repo.OrderRow, wanted: repo.NewOrder): boolean {
     order.vatRateBp === wanted.vatRateBp &&
     order.reverseCharge === wanted.reverseCharge &&
     order.vatId === (wanted.vatId ?? null) &&
-    JSON.stringify(order.billing) === JSON.stringify(wanted.billing)
+    canonicalJson(order.billing) === canonicalJson(wanted.billing)
+  );
+}
+
+/** JSON with object keys sorted: jsonb gives keys back in its own order, so plain JSON.stringify would differ. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
   );
 }
 

@@ -55,10 +55,7 @@ export async function insertTokens(db: DbOrTx, path: UpgradePath, hashes: string
  * Spends a token, once: of any number of people redeeming it at the same moment, the `used_at IS NULL` condition
  * lets exactly one win. Null when the token does not exist, is of another path, or was used.
  */
-export function spendToken(
-  db: DbOrTx,
-  input: { tokenHash: string; path: UpgradePath; userId: number; keyId: number },
-) {
+export function spendToken(db: DbOrTx, input: { tokenHash: string; path: UpgradePath; userId: number; keyId: number }) {
   return db
     .update(upgradeTokens)
     .set({ usedAt: sql`now()`, usedBy: input.userId, usedOnKeyId: input.keyId })

@@ -7,9 +7,7 @@ import type { UpgradePrice } from './upgrades.service';
 /** §7 upgrade options, token redemption, purchased upgrades; staff prices and tokens. */
 /** The three redeem routes share one shape (they differ in path and operationId only). */
 type RedeemContract =
-  | typeof contracts.redeemTokenToRegular
-  | typeof contracts.redeemTokenToPro
-  | typeof contracts.redeemTokenLiteToPro;
+  typeof contracts.redeemTokenToRegular | typeof contracts.redeemTokenToPro | typeof contracts.redeemTokenLiteToPro;
 
 export async function upgradesRoutes(app: FastifyInstance) {
   const upgrades = app.services.upgrades;
@@ -55,4 +53,3 @@ function toPrice(price: UpgradePrice) {
     price_id: price.providerPriceId,
   };
 }
-

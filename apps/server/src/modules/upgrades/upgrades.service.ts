@@ -84,7 +84,9 @@ export function createUpgradesService({ db, keys, redeemLimits }: UpgradesServic
     return UPGRADE_PATHS.flatMap((path) => {
       const row = rows.find((candidate) => candidate.path === path);
       if (!row) return [];
-      return [{ path, ...UPGRADE_PATH_TIERS[path], amountCents: row.amountCents, providerPriceId: row.providerPriceId }];
+      return [
+        { path, ...UPGRADE_PATH_TIERS[path], amountCents: row.amountCents, providerPriceId: row.providerPriceId },
+      ];
     });
   }
 
@@ -110,7 +112,8 @@ export function createUpgradesService({ db, keys, redeemLimits }: UpgradesServic
       const paths = entries.map((entry) => entry.path);
       if (new Set(paths).size !== paths.length) throw badRequest('Each path may appear once.', 'duplicate_path');
       const ids = entries.flatMap((entry) => (entry.price_id ? [entry.price_id] : []));
-      if (new Set(ids).size !== ids.length) throw badRequest('Each price id may belong to one path.', 'duplicate_price_id');
+      if (new Set(ids).size !== ids.length)
+        throw badRequest('Each price id may belong to one path.', 'duplicate_price_id');
       try {
         await db.transaction(async (tx) => {
           for (const entry of entries) {
@@ -124,7 +127,8 @@ export function createUpgradesService({ db, keys, redeemLimits }: UpgradesServic
         });
       } catch (error) {
         // The unique index on provider_price_id: the id is another path's (one that was not in this request).
-        if (isUniqueViolation(error)) throw conflict('That price id already belongs to another path.', 'duplicate_price_id');
+        if (isUniqueViolation(error))
+          throw conflict('That price id already belongs to another path.', 'duplicate_price_id');
         throw error;
       }
       return prices();
