@@ -19,9 +19,16 @@ export interface TokenSubject {
   tier: ThemeTokenClaims['tier'];
 }
 
-/** The current-token rule, once: a newer token, or a disconnect, makes every older token stale. */
-export function isCurrentToken(claims: Pick<ThemeTokenClaims, 'ver' | 'tier'>, key: TokenSubject): boolean {
-  return key.tokenVersion === claims.ver && key.tier === claims.tier;
+/**
+ * The current-token rule, once: a newer token, or a disconnect, makes every older token stale. The tier is not part of
+ * it: an upgrade never breaks a live store (the token pasted in the theme keeps working; the new tier reaches the
+ * theme with the next token or download — ADR 014).
+ */
+export function isCurrentToken(
+  claims: Pick<ThemeTokenClaims, 'ver'>,
+  key: Pick<TokenSubject, 'tokenVersion'>,
+): boolean {
+  return key.tokenVersion === claims.ver;
 }
 
 /**
