@@ -159,38 +159,46 @@ describe('upgrade tokens', () => {
     expect(await tierOf(regular!)).toBe('PRO');
   });
 
-  it('50 concurrent redemptions of each of 20 tokens: exactly one succeeds per token', async () => {
-    const tokens = await mintTokens('LITE_TO_PRO', 20);
-    const redeemers = await Promise.all(Array.from({ length: 50 }, () => newUser('racer')));
-    const keysByUser = await Promise.all(redeemers.map((user) => keysFor(user.id, 'LITE', 20)));
-    const attempts = tokens.flatMap((upgradeKey, tokenIndex) =>
-      redeemers.map((user, userIndex) => redeem(user.token, 'l2p', upgradeKey, keysByUser[userIndex]![tokenIndex]!)),
-    );
-    const responses = await Promise.all(attempts);
-    const byToken = tokens.map((_, tokenIndex) => responses.slice(tokenIndex * 50, tokenIndex * 50 + 50));
-    for (const group of byToken) {
-      expect(group.filter((response) => response.statusCode === 200)).toHaveLength(1);
-      for (const response of group.filter((r) => r.statusCode !== 200)) {
-        expect(response.statusCode).toBe(409);
-        expect(response.json()).toMatchObject({ error: 'This upgrade token has already been used.' });
+  it(
+    '50 concurrent redemptions of each of 20 tokens: exactly one succeeds per token',
+    { timeout: 180_000 },
+    async () => {
+      const tokens = await mintTokens('LITE_TO_PRO', 20);
+      // 50 contenders per token: 50 different LITE keys, held by 10 people (sign-ups are slow: argon2).
+      const people = await Promise.all(Array.from({ length: 10 }, () => newUser('racer')));
+      const keysByUser = await Promise.all(
+        Array.from({ length: 50 }, (_, contender) => keysFor(people[contender % 10]!.id, 'LITE', 20)),
+      );
+      const redeemers = Array.from({ length: 50 }, (_, contender) => people[contender % 10]!);
+      const attempts = tokens.flatMap((upgradeKey, tokenIndex) =>
+        redeemers.map((user, userIndex) => redeem(user.token, 'l2p', upgradeKey, keysByUser[userIndex]![tokenIndex]!)),
+      );
+      const responses = await Promise.all(attempts);
+      const byToken = tokens.map((_, tokenIndex) => responses.slice(tokenIndex * 50, tokenIndex * 50 + 50));
+      for (const group of byToken) {
+        expect(group.filter((response) => response.statusCode === 200)).toHaveLength(1);
+        for (const response of group.filter((r) => r.statusCode !== 200)) {
+          expect(response.statusCode).toBe(409);
+          expect(response.json()).toMatchObject({ error: 'This upgrade token has already been used.' });
+        }
       }
-    }
-    const allKeys = keysByUser.flat();
-    const upgraded = await t.db
-      .select({ apiKey: licenseKeys.apiKey })
-      .from(licenseKeys)
-      .where(sql`${inArray(licenseKeys.apiKey, allKeys)} and ${licenseKeys.tier} = 'PRO'`);
-    expect(upgraded).toHaveLength(20);
-    const ids = (
-      await t.db.select({ id: licenseKeys.id }).from(licenseKeys).where(inArray(licenseKeys.apiKey, allKeys))
-    ).map((row) => row.id);
-    expect(
-      await t.db.select().from(licenseKeyTierChanges).where(inArray(licenseKeyTierChanges.licenseKeyId, ids)),
-    ).toHaveLength(20);
-    expect(
-      await t.db.select().from(purchasedUpgrades).where(inArray(purchasedUpgrades.licenseKeyId, ids)),
-    ).toHaveLength(20);
-  });
+      const allKeys = keysByUser.flat();
+      const upgraded = await t.db
+        .select({ apiKey: licenseKeys.apiKey })
+        .from(licenseKeys)
+        .where(sql`${inArray(licenseKeys.apiKey, allKeys)} and ${licenseKeys.tier} = 'PRO'`);
+      expect(upgraded).toHaveLength(20);
+      const ids = (
+        await t.db.select({ id: licenseKeys.id }).from(licenseKeys).where(inArray(licenseKeys.apiKey, allKeys))
+      ).map((row) => row.id);
+      expect(
+        await t.db.select().from(licenseKeyTierChanges).where(inArray(licenseKeyTierChanges.licenseKeyId, ids)),
+      ).toHaveLength(20);
+      expect(
+        await t.db.select().from(purchasedUpgrades).where(inArray(purchasedUpgrades.licenseKeyId, ids)),
+      ).toHaveLength(20);
+    },
+  );
 });
 
 describe("ownership: another user's key is never reachable", () => {
