@@ -9,7 +9,7 @@ import { buffer } from 'node:stream/consumers';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import * as yauzl from 'yauzl';
 import { createDownloadLinks } from '../src/modules/releases/download-link';
-import { expectUnzipTestPasses, readRawEntries } from '../src/modules/releases/theme-zip-test-support';
+import { expectUnzipTestPasses, readRawEntries } from './helpers/theme-zip';
 import { auth, createTestApp, type TestApp } from './helpers/test-app';
 import {
   claimNewKey,

@@ -10,11 +10,11 @@ import type { RateLimiter } from '../../http/rate-limit';
 import type { StoragePort } from '../../integrations/storage/port';
 import type { KeysService } from '../keys/keys.service';
 import type { DownloadLinkClaims, DownloadLinks, LinkProblem } from './download-link';
-import { createPreparedZipCache } from './prepared-zip-cache';
+import { createPreparedZipCache } from '../../lib/theme-zip/prepared-zip-cache';
 import { pickLatestRelease } from './release-version';
 import * as repo from './releases.repo';
-import { DEFAULT_THEME_ZIP_LIMITS, inspectThemeZip, tokenizePreparedThemeZip, type ThemeZipLimits } from './theme-zip';
-import { isThemeZipError } from './theme-zip-errors';
+import { DEFAULT_THEME_ZIP_LIMITS, inspectThemeZip, tokenizePreparedThemeZip, type ThemeZipLimits } from '../../lib/theme-zip/theme-zip';
+import { isThemeZipError } from '../../lib/theme-zip/errors';
 
 export const LINK_EXPIRED = 'This download link has expired. Please try again.';
 export const RELEASE_NOT_FOUND = 'This release no longer exists.';

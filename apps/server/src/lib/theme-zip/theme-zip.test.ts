@@ -4,15 +4,10 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import * as yazl from 'yazl';
-import { parseShopifyJson } from './theme-settings';
-import {
-  createTokenizedThemeZip,
-  generateThemeZip,
-  inspectThemeZip,
-  type GenerateThemeZipOptions,
-  type ThemeZipLimits,
-} from './theme-zip';
-import { SHOPIFY_SETTINGS_COMMENT } from './theme-zip-generator';
+import { parseShopifyJson } from './settings-data';
+import { generateThemeZip, type GenerateThemeZipOptions } from '../../db/demo-theme';
+import { createTokenizedThemeZip, inspectThemeZip, type ThemeZipLimits } from './theme-zip';
+import { SHOPIFY_SETTINGS_COMMENT } from '../../db/demo-theme';
 import {
   buildZipByHand,
   expectThemeZipError,
@@ -24,7 +19,7 @@ import {
   unzipFile,
   useTempDir,
   writeZip,
-} from './theme-zip-test-support';
+} from '../../../test/helpers/theme-zip';
 
 const TOKEN = 'kp_live_7f3a9c2e-token';
 const GENEROUS_LIMITS: ThemeZipLimits = {

@@ -1,4 +1,4 @@
-import { ThemeZipError } from './theme-zip-errors';
+import { ThemeZipError } from './errors';
 
 /** A Shopify JSON file split into its BOM/comment prefix and its parsed value. */
 export interface ShopifyJson {

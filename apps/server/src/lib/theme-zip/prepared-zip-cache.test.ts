@@ -1,9 +1,10 @@
 import { copyFile, rm, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { createPreparedZipCache } from './prepared-zip-cache';
-import { generateThemeZip, tokenizePreparedThemeZip } from './theme-zip';
-import { isThemeZipError } from './theme-zip-errors';
-import { expectUnzipTestPasses, saveStream, unzipFile, useTempDir } from './theme-zip-test-support';
+import { generateThemeZip } from '../../db/demo-theme';
+import { tokenizePreparedThemeZip } from './theme-zip';
+import { isThemeZipError } from './errors';
+import { expectUnzipTestPasses, saveStream, unzipFile, useTempDir } from '../../../test/helpers/theme-zip';
 
 const tempPath = useTempDir('prepared-cache');
 

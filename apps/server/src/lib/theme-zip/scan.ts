@@ -7,8 +7,8 @@ import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import * as yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
-import { parseShopifyJson } from './theme-settings';
-import { ThemeZipError } from './theme-zip-errors';
+import { parseShopifyJson } from './settings-data';
+import { ThemeZipError } from './errors';
 import {
   MAX_UINT32,
   readEndRecord,

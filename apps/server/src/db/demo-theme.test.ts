@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { parseShopifyJson } from './theme-settings';
-import { generateThemeZip } from './theme-zip-generator';
-import { expectUnzipTestPasses, listEntries, unzipFile, useTempDir } from './theme-zip-test-support';
+import { parseShopifyJson } from '../lib/theme-zip/settings-data';
+import { expectUnzipTestPasses, listEntries, unzipFile, useTempDir } from '../../test/helpers/theme-zip';
+import { generateThemeZip } from './demo-theme';
 
 const tempPath = useTempDir('theme-zip-generator');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { injectLicenseToken, parseShopifyJson } from './theme-settings';
-import { ThemeZipError } from './theme-zip-errors';
+import { injectLicenseToken, parseShopifyJson } from './settings-data';
+import { ThemeZipError } from './errors';
 
 const SHOPIFY_COMMENT = [
   '/*',

@@ -3,7 +3,7 @@
  * entry extents, and building headers. Classic (non-zip64) archives only.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { ThemeZipError } from './theme-zip-errors';
+import { ThemeZipError } from './errors';
 
 const LOCAL_HEADER_SIGNATURE = 0x04034b50;
 const CENTRAL_HEADER_SIGNATURE = 0x02014b50;

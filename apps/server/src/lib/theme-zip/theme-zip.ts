@@ -5,8 +5,8 @@
 import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { crc32, deflateRawSync } from 'node:zlib';
-import { injectLicenseToken } from './theme-settings';
-import { ThemeZipError } from './theme-zip-errors';
+import { injectLicenseToken } from './settings-data';
+import { ThemeZipError } from './errors';
 import {
   DEFAULT_THEME_ZIP_LIMITS,
   SETTINGS_DATA_FILE,
@@ -20,7 +20,7 @@ import {
   type RawEntry,
   type ThemeZipLimits,
   type ThemeZipScan,
-} from './theme-zip-scan';
+} from './scan';
 import {
   FLAG_UTF8,
   MAX_UINT16,
@@ -33,9 +33,7 @@ import {
   type CentralHeaderFields,
 } from './zip-structures';
 
-export { DEFAULT_THEME_ZIP_LIMITS, type ThemeZipLimits } from './theme-zip-scan';
-export { generateThemeZip } from './theme-zip-generator';
-export type { GenerateThemeZipOptions, GeneratedThemeZip } from './theme-zip-generator';
+export { DEFAULT_THEME_ZIP_LIMITS, type ThemeZipLimits } from './scan';
 
 /** What `inspectThemeZip` learned about a valid theme zip. */
 export interface ThemeZipInfo {
