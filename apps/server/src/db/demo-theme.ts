@@ -129,11 +129,11 @@ function buildThemeFiles(options: GenerateThemeZipOptions & { themeName: string 
     { path: 'snippets/license-check.liquid', content: licenseSnippet(options.edition) },
     { path: 'assets/theme.css', content: themeCss() },
     { path: 'assets/theme.js', content: themeJs(options.version), streamed: true },
-    { path: 'locales/en.default.json', content: toJson(englishLocale()) },
     { path: 'config/settings_schema.json', content: toJson(settingsSchema(options)) },
   ];
   const settingsData = settingsDataText(options.settingsData ?? 'plain');
   if (settingsData !== null) files.push({ path: 'config/settings_data.json', content: settingsData });
+  files.push({ path: 'locales/en.default.json', content: toJson(englishLocale()) });
   return files;
 }
 

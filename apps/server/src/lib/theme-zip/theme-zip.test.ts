@@ -180,6 +180,12 @@ describe('inspectThemeZip', () => {
     });
   });
 
+  it('rejects a settings_data.json the token cannot be written into', async () => {
+    for (const settings of ['{"current": oops', '[1, 2]']) {
+      await expectThemeZipError(inspectThemeZip(await zipOf(minimalTheme('', settings))), 'invalid_settings_json');
+    }
+  });
+
   it('rejects a missing file', async () => {
     await expectThemeZipError(inspectThemeZip(tempPath('nope.zip')), 'zip_not_found');
   });
@@ -291,13 +297,40 @@ describe('createTokenizedThemeZip', () => {
     expect(value['presets']).toEqual({ Default: { color_accent: '#1f6feb', color_background: '#ffffff' } });
   });
 
-  it('keeps the entry order, moving settings_data.json to the end', async () => {
+  it('keeps every entry at its place, settings_data.json included', async () => {
     const source = await generate();
     const { path } = await tokenize(source);
     const before = (await listEntries(source)).map((entry) => entry.fileName);
     const after = (await listEntries(path)).map((entry) => entry.fileName);
-    const settings = 'aurora-pro/config/settings_data.json';
-    expect(after).toEqual([...before.filter((name) => name !== settings), settings]);
+    expect(before.indexOf('aurora-pro/config/settings_data.json')).toBeLessThan(before.length - 1);
+    expect(after).toEqual(before);
+  });
+
+  it('writes the token into the settings text in place: every other byte of it survives', async () => {
+    const settings = [
+      '{',
+      '  "current": {',
+      '    "big_number": 12345678901234567890,',
+      '    "ratio": 1.50,',
+      '    "cafe": "Caf\\u00e9",',
+      '    "license_token": ""',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    const files = minimalTheme('', settings);
+    const source = await zipOf({ ...files, 'snippets/after-settings.liquid': '{{ settings.ratio }}' });
+    const { path } = await tokenize(source);
+    await expectUnzipTestPasses(path);
+    const text = (await unzipFile(path, 'config/settings_data.json')).toString('utf8');
+    expect(text).toBe(settings.replace('"license_token": ""', `"license_token": "${TOKEN}"`));
+    expect(text).toContain('12345678901234567890');
+    expect(text).toContain('"ratio": 1.50');
+    expect(text).toContain('Caf\\u00e9');
+    await expectUntouchedEntriesIdentical(source, path, 'config/settings_data.json');
+    const names = (await listEntries(path)).map((entry) => entry.fileName);
+    expect(names).toEqual((await listEntries(source)).map((entry) => entry.fileName));
+    expect(names.at(-1)).toBe('snippets/after-settings.liquid');
   });
 
   it('copies data descriptors (bit 3) with their entries', async () => {

@@ -1,11 +1,16 @@
 /**
- * Shopify theme zips: validation (`inspectThemeZip`) and per-customer copies with the
- * license token written into `config/settings_data.json` (`createTokenizedThemeZip`).
+ * Shopify theme zips: validation (`inspectThemeZip`) and per-customer copies with the license token written into
+ * `config/settings_data.json` (`createTokenizedThemeZip`): every other entry is copied raw and keeps its place.
  */
 import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { crc32, deflateRawSync } from 'node:zlib';
-import { injectLicenseToken } from './settings-data';
+import {
+  DEFAULT_LICENSE_SETTING_ID,
+  planLicenseTokenEdit,
+  writeLicenseToken,
+  type LicenseTokenEdit,
+} from './settings-data';
 import { ThemeZipError } from './errors';
 import {
   DEFAULT_THEME_ZIP_LIMITS,
@@ -82,6 +87,8 @@ export async function inspectThemeZip(
 ): Promise<ThemeZipInfo> {
   return withScannedThemeZip(path, limits, async (scan, zipfile) => {
     if (options.verifyContents ?? true) await verifyEntryContents(zipfile, scan.entries);
+    // A settings file the token cannot be written into is refused now, not at the first download.
+    planLicenseTokenEdit(await readSettingsText(zipfile, scan.settingsData));
     return {
       entryCount: scan.entries.length,
       prefix: scan.prefix,
@@ -92,9 +99,9 @@ export async function inspectThemeZip(
 }
 
 /**
- * Builds a copy of the theme zip with the token in `<prefix>config/settings_data.json`.
- * Every other entry's local header, data and data descriptor are copied byte for byte;
- * the settings file is appended as a new deflated entry, then a new central directory.
+ * Builds a copy of the theme zip with the token in `<prefix>config/settings_data.json`. Every other entry's local
+ * header, data and data descriptor are copied byte for byte; the settings entry is written anew at its original place
+ * (at the end when the theme has none), then a new central directory.
  */
 export async function createTokenizedThemeZip(
   path: string,
@@ -112,17 +119,18 @@ export interface PreparedThemeZip {
   readonly path: string;
   readonly scan: ThemeZipScan;
   readonly settingsText: string | null;
+  /** Where the token goes in the settings text (for the default setting id), planned once. */
+  readonly settingsEdit: LicenseTokenEdit;
 }
 
 export async function prepareThemeZip(
   path: string,
   limits: ThemeZipLimits = DEFAULT_THEME_ZIP_LIMITS,
 ): Promise<PreparedThemeZip> {
-  return withScannedThemeZip(path, limits, async (scan, zipfile) => ({
-    path,
-    scan,
-    settingsText: await readSettingsText(zipfile, scan.settingsData),
-  }));
+  return withScannedThemeZip(path, limits, async (scan, zipfile) => {
+    const settingsText = await readSettingsText(zipfile, scan.settingsData);
+    return { path, scan, settingsText, settingsEdit: planLicenseTokenEdit(settingsText) };
+  });
 }
 
 /** True while the file at the prepared path is still the one that was scanned (same size, mtime and inode). */
@@ -148,7 +156,12 @@ export function tokenizePreparedThemeZip(
   token: string,
   opts: Pick<TokenizeOptions, 'settingId'> = {},
 ): TokenizedThemeZip {
-  const settingsJson = injectLicenseToken(prepared.settingsText, token, opts.settingId);
+  const settingId = opts.settingId ?? DEFAULT_LICENSE_SETTING_ID;
+  const edit =
+    settingId === DEFAULT_LICENSE_SETTING_ID
+      ? prepared.settingsEdit
+      : planLicenseTokenEdit(prepared.settingsText, settingId);
+  const settingsJson = writeLicenseToken(edit, token);
   const parts = planTokenizedZip(prepared.scan, settingsJson);
   const contentLength = sumPartLengths(parts);
   const stream = Readable.from(streamParts(prepared.path, prepared.scan.identity, parts, contentLength), {
@@ -163,17 +176,23 @@ function planTokenizedZip(scan: ThemeZipScan, settingsJson: string): OutputPart[
   const parts: OutputPart[] = [];
   const centralHeaders: Buffer[] = [];
   let offset = 0;
+  const settings = buildSettingsEntry(scan, settingsJson);
+  const pushSettings = () => {
+    parts.push({ kind: 'bytes', data: settings.localRecord });
+    centralHeaders.push(buildCentralHeader({ ...settings.central, localHeaderOffset: offset }));
+    offset += settings.localRecord.length;
+  };
   for (const { entry, span } of scan.entries) {
-    if (entry === scan.settingsData) continue;
+    if (entry === scan.settingsData) {
+      pushSettings();
+      continue;
+    }
     const length = span.end - span.start;
     pushCopy(parts, span.start, length);
     centralHeaders.push(buildCentralHeader({ ...centralFieldsOf(entry), localHeaderOffset: offset }));
     offset += length;
   }
-  const settings = buildSettingsEntry(scan, settingsJson);
-  parts.push({ kind: 'bytes', data: settings.localRecord });
-  centralHeaders.push(buildCentralHeader({ ...settings.central, localHeaderOffset: offset }));
-  offset += settings.localRecord.length;
+  if (scan.settingsData === null) pushSettings();
   const centralDirectory = Buffer.concat(centralHeaders);
   assertOutputFits(offset + centralDirectory.length, centralHeaders.length);
   parts.push({ kind: 'bytes', data: centralDirectory });
