@@ -39,7 +39,13 @@ function zipOf(
 
 async function generate(options: Partial<GenerateThemeZipOptions> = {}): Promise<string> {
   const path = tempPath('theme.zip');
-  await generateThemeZip(path, { edition: 'PRO', version: '2.4.1', ...options });
+  // In a top-level folder, as releases uploaded before the root layout still are (and some vendors ship them).
+  await generateThemeZip(path, {
+    edition: 'PRO',
+    version: '2.4.1',
+    folder: `aurora-${(options.edition ?? 'PRO').toLowerCase()}`,
+    ...options,
+  });
   return path;
 }
 

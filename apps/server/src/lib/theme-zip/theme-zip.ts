@@ -11,7 +11,6 @@ import {
   writeLicenseToken,
   type LicenseTokenEdit,
 } from './settings-data';
-import { ThemeZipError } from './errors';
 import {
   DEFAULT_THEME_ZIP_LIMITS,
   SETTINGS_DATA_FILE,
@@ -21,6 +20,7 @@ import {
   readThemeName,
   verifyEntryContents,
   withScannedThemeZip,
+  centralFieldsOf,
   type FileIdentity,
   type RawEntry,
   type ThemeZipLimits,
@@ -28,10 +28,9 @@ import {
 } from './scan';
 import {
   FLAG_UTF8,
-  MAX_UINT16,
-  MAX_UINT32,
   buildCentralHeader,
   buildEndRecord,
+  assertOutputFits,
   buildLocalHeader,
   readRangeChunks,
   toDosDateTime,
@@ -215,25 +214,6 @@ function pushCopy(parts: OutputPart[], start: number, length: number): void {
   else parts.push({ kind: 'copy', start, length });
 }
 
-function centralFieldsOf(entry: RawEntry): Omit<CentralHeaderFields, 'localHeaderOffset'> {
-  return {
-    versionMadeBy: entry.versionMadeBy,
-    versionNeeded: entry.versionNeededToExtract,
-    flags: entry.generalPurposeBitFlag,
-    method: entry.compressionMethod,
-    dosTime: entry.lastModFileTime,
-    dosDate: entry.lastModFileDate,
-    crc32: entry.crc32,
-    compressedSize: entry.compressedSize,
-    uncompressedSize: entry.uncompressedSize,
-    internalAttributes: entry.internalFileAttributes,
-    externalAttributes: entry.externalFileAttributes,
-    fileName: entry.fileNameRaw,
-    extraField: entry.extraFieldRaw,
-    comment: entry.fileCommentRaw,
-  };
-}
-
 /**
  * The new settings entry: deflated, no data descriptor. Keeps the original entry's name
  * bytes, timestamps, attributes and timestamp extra fields when it existed.
@@ -279,12 +259,6 @@ function keepTimestampExtras(entry: RawEntry): Buffer {
       return Buffer.concat([head, field.data]);
     }),
   );
-}
-
-function assertOutputFits(totalWithoutEnd: number, entryCount: number): void {
-  if (totalWithoutEnd >= MAX_UINT32 || entryCount >= MAX_UINT16) {
-    throw new ThemeZipError('output_too_large', 'The tokenized theme zip would need ZIP64, which is not supported');
-  }
 }
 
 function sumPartLengths(parts: OutputPart[]): number {

@@ -259,6 +259,13 @@ export function toDosDateTime(date: Date): { dosDate: number; dosTime: number } 
   return { dosDate, dosTime };
 }
 
+/** A written archive must stay a classic one: below 4 GiB before its end record, fewer than 65535 entries. */
+export function assertOutputFits(totalWithoutEnd: number, entryCount: number): void {
+  if (totalWithoutEnd >= MAX_UINT32 || entryCount >= MAX_UINT16) {
+    throw new ThemeZipError('output_too_large', 'The theme zip would need ZIP64, which is not supported');
+  }
+}
+
 function invalidZip(detail?: string): ThemeZipError {
   const message =
     detail === undefined ? 'The file is not a valid zip archive' : `The file is not a valid zip archive: ${detail}`;

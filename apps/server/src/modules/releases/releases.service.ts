@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { ThemeTokenClaims } from '@keyport/shared/contracts/connect';
 import { DOWNLOAD_MESSAGES } from '@keyport/shared/contracts/releases';
@@ -13,7 +14,13 @@ import type { DownloadLinkClaims, DownloadLinks, LinkProblem } from './download-
 import { createPreparedZipCache } from '../../lib/theme-zip/prepared-zip-cache';
 import { pickLatestRelease } from './release-version';
 import * as repo from './releases.repo';
-import { DEFAULT_THEME_ZIP_LIMITS, inspectThemeZip, tokenizePreparedThemeZip, type ThemeZipLimits } from '../../lib/theme-zip/theme-zip';
+import { repackThemeAtRoot } from '../../lib/theme-zip/repack';
+import {
+  DEFAULT_THEME_ZIP_LIMITS,
+  inspectThemeZip,
+  tokenizePreparedThemeZip,
+  type ThemeZipLimits,
+} from '../../lib/theme-zip/theme-zip';
 import { isThemeZipError } from '../../lib/theme-zip/errors';
 
 export const LINK_EXPIRED = 'This download link has expired. Please try again.';
@@ -80,6 +87,32 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
     return release;
   }
 
+  /** Moves a checked zip into storage and records the release (409 when the version appeared meanwhile). */
+  async function storeRelease(input: PublishReleaseInput, zipPath: string, themeName: string | null) {
+    const storageKey = `${input.edition.toLowerCase()}/${input.version}-${randomBytes(6).toString('hex')}.zip`;
+    const { size } = await storage.put(storageKey, zipPath);
+    const row = await repo
+      .insertRelease(db, {
+        edition: input.edition,
+        version: input.version,
+        notes: input.notes,
+        themeName,
+        storageKey,
+        sizeBytes: size,
+        createdBy: input.createdBy,
+      })
+      .catch(async (error: unknown) => {
+        await storage.delete(storageKey);
+        throw error;
+      });
+    if (!row) {
+      // Someone published the same version meanwhile.
+      await storage.delete(storageKey);
+      throw versionExists(input);
+    }
+    return row;
+  }
+
   async function openStoredZip(release: repo.ReleaseRow): Promise<ReleaseDownload> {
     const stored = await storage.stat(release.storageKey);
     if (!stored) throw notFound(RELEASE_NOT_FOUND);
@@ -97,32 +130,19 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
      */
     async publishRelease(input: PublishReleaseInput): Promise<repo.ReleaseRow> {
       if (await repo.findReleaseByVersion(db, input.edition, input.version)) throw versionExists(input);
-      const info = await inspectThemeZip(input.zipPath, limits).catch((error: unknown) => {
-        if (!isThemeZipError(error)) throw error;
-        throw new AppError(error.code === 'zip_too_large' ? 413 : 400, error.message);
-      });
-      const storageKey = `${input.edition.toLowerCase()}/${input.version}-${randomBytes(6).toString('hex')}.zip`;
-      const { size } = await storage.put(storageKey, input.zipPath);
-      const row = await repo
-        .insertRelease(db, {
-          edition: input.edition,
-          version: input.version,
-          notes: input.notes,
-          themeName: info.themeName,
-          storageKey,
-          sizeBytes: size,
-          createdBy: input.createdBy,
-        })
-        .catch(async (error: unknown) => {
-          await storage.delete(storageKey);
-          throw error;
-        });
-      if (!row) {
-        // Someone published the same version meanwhile.
-        await storage.delete(storageKey);
-        throw versionExists(input);
+      let info = await inspectThemeZip(input.zipPath, limits).catch(toUploadError);
+      // A theme in one top-level folder is moved to the zip root once, here: every download then serves it as
+      // Shopify's theme upload expects.
+      const repackedPath = info.prefix === '' ? null : `${input.zipPath}.root.zip`;
+      try {
+        if (repackedPath) {
+          await repackThemeAtRoot(input.zipPath, repackedPath, limits).catch(toUploadError);
+          info = await inspectThemeZip(repackedPath, limits, { verifyContents: false }).catch(toUploadError);
+        }
+        return await storeRelease(input, repackedPath ?? input.zipPath, info.themeName);
+      } finally {
+        if (repackedPath) await rm(repackedPath, { force: true });
       }
-      return row;
     },
 
     hasRelease: (edition: Tier) => repo.hasEditionRelease(db, edition),
@@ -181,6 +201,12 @@ export type ReleasesService = ReturnType<typeof createReleasesService>;
 
 function linkError(problem: LinkProblem): AppError {
   return problem === 'expired' ? forbidden(LINK_EXPIRED, 'link_expired') : badRequest(DOWNLOAD_MESSAGES.linkMissing);
+}
+
+/** A refused zip: 413 when too large, else 400, with the zip problem's message and code. */
+function toUploadError(error: unknown): never {
+  if (!isThemeZipError(error)) throw error;
+  throw new AppError(error.code === 'zip_too_large' ? 413 : 400, error.message, error.code);
 }
 
 function versionExists(input: { edition: Tier; version: string }): AppError {
