@@ -183,7 +183,7 @@ describe('POST /api/download-with-token', () => {
   it("refuses a (validly signed) link to another edition's release", async () => {
     const regularToken = await issueThemeToken(t, owner.token, regularKey.apiKey);
     const links = createDownloadLinks({ secret: Buffer.from(SECRET), publicUrl: () => PUBLIC_URL });
-    const crossEdition = links.create(proReleaseId, regularKey.id);
+    const crossEdition = links.create(proReleaseId, regularKey.id, owner.id);
     const response = await downloadWithToken(owner.token, { downloadUrl: crossEdition, token: regularToken });
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ error: 'This release is for another edition than your license.' });
@@ -212,6 +212,59 @@ describe('POST /api/proxy_dl', () => {
     expect((await proxyDownload(stranger.token, linkA)).statusCode).toBe(404);
     const anonymous = await t.app.inject({ method: 'POST', url: '/api/proxy_dl', payload: { url: linkA } });
     expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('a signed link is bound to the owner of its key', () => {
+  const linkExpired = { error: 'This download link has expired. Please try again.', code: 'link_expired' };
+  const disconnect = (userToken: string, apiKey: string) =>
+    t.app.inject({ method: 'POST', url: '/keys/delete', headers: auth(userToken), payload: { apiKey } });
+  const claim = (userToken: string, apiKey: string) =>
+    t.app.inject({ method: 'POST', url: '/keys/', headers: auth(userToken), payload: { key: apiKey } });
+
+  it('names the owner in the signed link', async () => {
+    const link = new URL(linkA);
+    expect([...link.searchParams.keys()]).toEqual(['key', 'user', 'expires', 'sig']);
+    expect(link.searchParams.get('user')).toBe(String(owner.id));
+  });
+
+  it('stops working once the key is disconnected, and stays dead after someone else claims the key', async () => {
+    const first = await newCustomer(t, 'first-owner');
+    const key = await claimNewKey(t, first.token, 'PRO');
+    const link = (await getReleaseLink(t, first.token, key.apiKey)).download_link;
+    expect((await t.app.inject({ url: pathOf(link) })).statusCode).toBe(200);
+    expect((await proxyDownload(first.token, link)).statusCode).toBe(200);
+
+    expect((await disconnect(first.token, key.apiKey)).statusCode).toBe(200);
+    const afterDisconnect = await t.app.inject({ url: pathOf(link) });
+    expect(afterDisconnect.statusCode).toBe(403);
+    expect(afterDisconnect.json()).toEqual(linkExpired);
+    expect((await t.app.inject({ method: 'HEAD', url: pathOf(link) })).statusCode).toBe(403);
+    expect((await proxyDownload(first.token, link)).statusCode).toBe(404);
+
+    const second = await newCustomer(t, 'second-owner');
+    expect((await claim(second.token, key.apiKey)).statusCode).toBe(201);
+    const afterClaim = await t.app.inject({ url: pathOf(link) });
+    expect(afterClaim.statusCode).toBe(403);
+    expect(afterClaim.json()).toEqual(linkExpired);
+    // The new owner cannot use the old owner's link either, with or without a token; their own link works.
+    const viaProxy = await proxyDownload(second.token, link);
+    expect(viaProxy.statusCode).toBe(403);
+    expect(viaProxy.json()).toEqual(linkExpired);
+    const secondToken = await issueThemeToken(t, second.token, key.apiKey);
+    const viaToken = await downloadWithToken(second.token, { downloadUrl: link, token: secondToken });
+    expect(viaToken.statusCode).toBe(403);
+    expect(viaToken.json()).toEqual(linkExpired);
+    const own = (await getReleaseLink(t, second.token, key.apiKey)).download_link;
+    expect((await t.app.inject({ url: pathOf(own) })).statusCode).toBe(200);
+    expect((await downloadWithToken(second.token, { downloadUrl: own, token: secondToken })).statusCode).toBe(200);
+  });
+
+  it('refuses a link whose owner was changed (the signature covers it)', async () => {
+    const forged = linkA.replace(`user=${owner.id}`, `user=${stranger.id}`);
+    const response = await t.app.inject({ url: pathOf(forged) });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual(linkExpired);
   });
 });
 
@@ -275,7 +328,7 @@ describe('SSRF probes on both download routes: never a connection, always a 4xx 
       ['scheme-relative', `//${OWN_HOST}${releasePath}${query}`, linkMissing],
       ['relative path', `${releasePath}${query}`, linkMissing],
       ['wrong signature', badSig, expired],
-      ['expired link', oldLinks.create(proReleaseId, keyA.id), expired],
+      ['expired link', oldLinks.create(proReleaseId, keyA.id, owner.id), expired],
       ['3000-character URL', `${linkA}&pad=${'a'.repeat(3000)}`, tooLong],
       ['empty string', '', linkMissing],
       ['leading space', ` ${linkA}`, linkMissing],

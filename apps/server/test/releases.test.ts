@@ -331,9 +331,12 @@ describe('GET /api/releases/:id/download (the signed link)', () => {
   });
 
   it('answers 400 for a malformed query and 404 for a release that does not exist', async () => {
-    expect((await t.app.inject({ url: '/api/releases/1/download?key=1&expires=1&sig=short' })).statusCode).toBe(400);
+    expect((await t.app.inject({ url: '/api/releases/1/download?key=1&user=1&expires=1&sig=short' })).statusCode).toBe(
+      400,
+    );
+    const key = await claimNewKey(t, customer.token, 'PRO');
     const links = createDownloadLinks({ secret: Buffer.from(SECRET), publicUrl: () => PUBLIC_URL });
-    const response = await t.app.inject({ url: pathOf(links.create(999_999, 1)) });
+    const response = await t.app.inject({ url: pathOf(links.create(999_999, key.id, customer.id)) });
     expect(response.statusCode).toBe(404);
     expect(response.json().error).toBeTypeOf('string');
   });

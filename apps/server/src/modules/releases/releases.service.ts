@@ -10,7 +10,7 @@ import { OWNED_KEY_NOT_FOUND } from '@keyport/shared/contracts/keys';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { StoragePort } from '../../integrations/storage/port';
 import type { KeysService } from '../keys/keys.service';
-import type { DownloadLinkClaims, DownloadLinks, LinkProblem } from './download-link';
+import type { DownloadLinkClaims, DownloadLinks, LinkProblem, SignedLinkQuery } from './download-link';
 import { createPreparedZipCache } from '../../lib/theme-zip/prepared-zip-cache';
 import { pickLatestRelease } from './release-version';
 import * as repo from './releases.repo';
@@ -82,6 +82,8 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
       throw forbidden(DOWNLOAD_MESSAGES.tokenMissing);
     }
     if (keyId !== link.keyId) throw forbidden(LINK_FOR_ANOTHER_KEY);
+    // The caller owns the key now, but the link was made for its owner then: it died when the key changed hands.
+    if (link.userId !== userId) throw linkExpired();
     if (!release) throw notFound(RELEASE_NOT_FOUND);
     if (release.edition !== key.tier) throw forbidden(WRONG_EDITION);
     return release;
@@ -152,14 +154,19 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
       const key = await keys.requireOwnedKey(userId, apiKey);
       const release = pickLatestRelease(await repo.listEditionReleases(db, key.tier));
       if (!release) throw notFound(DOWNLOAD_MESSAGES.versionInfoFailed);
-      return { version: release.version, download_link: links.create(release.id, key.id) };
+      return { version: release.version, download_link: links.create(release.id, key.id, userId) };
     },
 
-    /** GET of a signed link: the signature is the credential. */
-    async openSignedDownload(query: { id: string; key: string; expires: string; sig: string }) {
+    /** GET of a signed link: the signature is the credential, while the user it names still owns its key. */
+    async openSignedDownload(query: SignedLinkQuery) {
       const check = links.checkQuery(query);
-      if (!check.ok) throw forbidden(LINK_EXPIRED, 'link_expired');
-      const release = await repo.findRelease(db, check.claims.releaseId);
+      if (!check.ok) throw linkExpired();
+      const { claims } = check;
+      const [key, release] = await Promise.all([
+        keys.findOwnedKeyById(claims.userId, claims.keyId),
+        repo.findRelease(db, claims.releaseId),
+      ]);
+      if (!key) throw linkExpired();
       if (!release) throw notFound(RELEASE_NOT_FOUND);
       downloadLimit.hit(`download-key:${check.claims.keyId}`);
       return openStoredZip(release);
@@ -200,7 +207,12 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
 export type ReleasesService = ReturnType<typeof createReleasesService>;
 
 function linkError(problem: LinkProblem): AppError {
-  return problem === 'expired' ? forbidden(LINK_EXPIRED, 'link_expired') : badRequest(DOWNLOAD_MESSAGES.linkMissing);
+  return problem === 'expired' ? linkExpired() : badRequest(DOWNLOAD_MESSAGES.linkMissing);
+}
+
+/** Expired, wrongly signed, or its owner no longer owns the key: the same answer for each. */
+function linkExpired(): AppError {
+  return forbidden(LINK_EXPIRED, 'link_expired');
 }
 
 /** A refused zip: 413 when too large, else 400, with the zip problem's message and code. */
