@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as contracts from '@keyport/shared/contracts/releases';
@@ -49,11 +50,11 @@ export async function releasesRoutes(app: FastifyInstance, options: ReleasesRout
   }));
 
   registerRoute(app, contracts.downloadRelease, async ({ params, query }, _request, reply) =>
-    sendZip(reply, await releases.openSignedDownload({ id: params.id, ...query })),
+    zipReply(reply, await releases.openSignedDownload({ id: params.id, ...query })),
   );
 
   registerRoute(app, contracts.downloadWithToken, async ({ user, body }, request, reply) =>
-    sendZip(
+    zipReply(
       reply,
       await releases.openTokenDownload(user.id, {
         downloadUrl: body.downloadUrl,
@@ -64,16 +65,17 @@ export async function releasesRoutes(app: FastifyInstance, options: ReleasesRout
   );
 
   registerRoute(app, contracts.proxyDownload, async ({ user, body }, request, reply) =>
-    sendZip(reply, await releases.openProxyDownload(user.id, { url: body.url, requestHost: request.host })),
+    zipReply(reply, await releases.openProxyDownload(user.id, { url: body.url, requestHost: request.host })),
   );
 }
 
-function sendZip(reply: FastifyReply, download: ReleaseDownload): FastifyReply {
-  return reply
+/** Sets the zip's status and headers and answers its stream: the route returns it and Fastify sends it, once. */
+function zipReply(reply: FastifyReply, download: ReleaseDownload): Readable {
+  reply
     .code(200)
     .header('content-type', 'application/zip')
     .header('content-length', String(download.contentLength))
     .header('content-disposition', `attachment; filename="${download.filename}"`)
-    .header('cache-control', 'private, no-store')
-    .send(download.stream);
+    .header('cache-control', 'private, no-store');
+  return download.stream;
 }
