@@ -414,6 +414,101 @@ describe('download rate limit', () => {
   });
 });
 
+describe('the signed link: HEAD, Range and ETag', () => {
+  let zip: Buffer;
+  /** A fresh key's signed link (each key has its own download allowance). */
+  async function freshLink(): Promise<string> {
+    const person = await newCustomer(t, 'resumer');
+    const key = await claimNewKey(t, person.token, 'PRO');
+    return pathOf((await getReleaseLink(t, person.token, key.apiKey)).download_link);
+  }
+  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers });
+
+  beforeAll(async () => {
+    zip = await readFile(proZipPath);
+  });
+
+  it(`does not count HEAD against the download quota: 30 HEADs, then GET → 200`, async () => {
+    const link = await freshLink();
+    for (let i = 0; i < 30; i++) {
+      const head = await t.app.inject({ method: 'HEAD', url: link });
+      expect(head.statusCode).toBe(200);
+      expect(head.headers['content-length']).toBe(String(zip.length));
+      expect(head.headers['accept-ranges']).toBe('bytes');
+      expect(head.headers['etag']).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      expect(head.rawPayload.length).toBe(0);
+    }
+    const response = await get(link);
+    expect(response.statusCode).toBe(200);
+    expect(response.rawPayload.equals(zip)).toBe(true);
+  });
+
+  it('answers the whole file with Accept-Ranges and the same strong ETag each time', async () => {
+    const link = await freshLink();
+    const first = await get(link);
+    const second = await get(link);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['accept-ranges']).toBe('bytes');
+    expect(first.headers['etag']).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(second.headers['etag']).toBe(first.headers['etag']);
+    expect(first.headers['content-range']).toBeUndefined();
+  });
+
+  it('answers one byte range with 206, its Content-Range and exactly those bytes', async () => {
+    const link = await freshLink();
+    const size = zip.length;
+    const cases: [string, number, number][] = [
+      ['bytes=0-99', 0, 99],
+      ['bytes=100-', 100, size - 1],
+      ['bytes=-22', size - 22, size - 1],
+      ['bytes=1000-1000', 1000, 1000],
+      [`bytes=${size - 10}-${size * 2}`, size - 10, size - 1],
+    ];
+    for (const [range, start, end] of cases) {
+      const response = await get(link, { range });
+      expect(response.statusCode, range).toBe(206);
+      expect(response.headers['content-range'], range).toBe(`bytes ${start}-${end}/${size}`);
+      expect(response.headers['content-length'], range).toBe(String(end - start + 1));
+      expect(response.headers['accept-ranges']).toBe('bytes');
+      expect(response.headers['content-type']).toBe('application/zip');
+      expect(response.rawPayload.equals(zip.subarray(start, end + 1)), range).toBe(true);
+    }
+    // The end record is where it belongs: the last 22 bytes start with its signature.
+    expect((await freshLink().then((other) => get(other, { range: 'bytes=-22' }))).rawPayload.readUInt32LE(0)).toBe(
+      0x06054b50,
+    );
+  });
+
+  it('answers 416 with Content-Range: bytes */size for a range past the end', async () => {
+    const link = await freshLink();
+    for (const range of [`bytes=${zip.length}-`, `bytes=${zip.length + 5}-${zip.length + 10}`, 'bytes=-0']) {
+      const response = await get(link, { range });
+      expect(response.statusCode, range).toBe(416);
+      expect(response.headers['content-range']).toBe(`bytes */${zip.length}`);
+      expect(response.json()).toEqual({
+        error: 'The requested range is not satisfiable.',
+        code: 'range_not_satisfiable',
+      });
+    }
+  });
+
+  it('sends the whole file for several ranges, a malformed one, or an If-Range naming another copy', async () => {
+    const link = await freshLink();
+    const etag = (await t.app.inject({ method: 'HEAD', url: link })).headers['etag'] as string;
+    expect((await get(link, { range: 'bytes=0-9', 'if-range': etag })).statusCode).toBe(206);
+    const variants: Record<string, string>[] = [
+      { range: 'bytes=0-9', 'if-range': '"another-copy"' },
+      { range: 'bytes=0-1,5-6' },
+      { range: 'bytes=9-0' },
+    ];
+    for (const headers of variants) {
+      const response = await get(link, headers);
+      expect(response.statusCode, JSON.stringify(headers)).toBe(200);
+      expect(response.rawPayload.equals(zip)).toBe(true);
+    }
+  });
+});
+
 /** node-postgres connects with `socket.connect(port, host)`. */
 function isDatabaseConnect(args: unknown[], target: URL): boolean {
   const [first, second] = args;

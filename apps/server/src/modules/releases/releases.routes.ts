@@ -1,13 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as contracts from '@keyport/shared/contracts/releases';
+import { AppError } from '../../http/errors';
 import { registerRoute } from '../../http/route';
+import { chooseRange } from './byte-range';
 import { multipartLimits, receiveReleaseUpload } from './release-upload';
 import type { ReleaseDownload } from './releases.service';
+
+export const RANGE_NOT_SATISFIABLE = 'The requested range is not satisfiable.';
 
 export interface ReleasesRoutesOptions {
   /** Where uploads are written while they are checked (DATA_DIR/tmp: the same disk as local storage). */
@@ -49,9 +53,28 @@ export async function releasesRoutes(app: FastifyInstance, options: ReleasesRout
     result: await releases.getReleaseInfo(user.id, body.key),
   }));
 
-  registerRoute(app, contracts.downloadRelease, async ({ params, query }, _request, reply) =>
-    zipReply(reply, await releases.openSignedDownload({ id: params.id, ...query })),
-  );
+  registerRoute(app, contracts.downloadRelease, async ({ params, query }, request, reply) => {
+    const file = await releases.findSignedDownload({ id: params.id, ...query });
+    // HEAD describes the file and counts nothing; only GET knows Range (RFC 9110 §14.2).
+    if (request.method === 'HEAD') {
+      // Fastify drops the body of a HEAD answer; an empty stream keeps this Content-Length.
+      return zipReply(reply, { stream: Readable.from([]), contentLength: file.size, filename: file.filename }, file);
+    }
+    const range = chooseRange({ range: request.headers.range, ifRange: header(request.headers['if-range']) }, file);
+    if (range.kind === 'unsatisfiable') {
+      throw new AppError(416, RANGE_NOT_SATISFIABLE, 'range_not_satisfiable', {
+        'content-range': `bytes */${file.size}`,
+      });
+    }
+    if (range.kind === 'full') {
+      return zipReply(reply, { stream: await file.open(), contentLength: file.size, filename: file.filename }, file);
+    }
+    const stream = await file.open({ start: range.start, end: range.end });
+    const contentLength = range.end - range.start + 1;
+    zipReply(reply, { stream, contentLength, filename: file.filename }, file);
+    reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
+    return stream;
+  });
 
   registerRoute(app, contracts.downloadWithToken, async ({ user, body }, request, reply) =>
     zipReply(
@@ -69,13 +92,21 @@ export async function releasesRoutes(app: FastifyInstance, options: ReleasesRout
   );
 }
 
-/** Sets the zip's status and headers and answers its stream: the route returns it and Fastify sends it, once. */
-function zipReply(reply: FastifyReply, download: ReleaseDownload): Readable {
+/**
+ * Sets the zip's status and headers and answers its stream: the route returns it and Fastify sends it, once. The
+ * signed link also says it takes ranges, with the file's ETag.
+ */
+function zipReply(reply: FastifyReply, download: ReleaseDownload, ranges?: { etag: string }): Readable {
   reply
     .code(200)
     .header('content-type', 'application/zip')
     .header('content-length', String(download.contentLength))
     .header('content-disposition', `attachment; filename="${download.filename}"`)
     .header('cache-control', 'private, no-store');
+  if (ranges) reply.header('accept-ranges', 'bytes').header('etag', ranges.etag);
   return download.stream;
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

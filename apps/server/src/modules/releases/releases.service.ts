@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { ThemeTokenClaims } from '@keyport/shared/contracts/connect';
@@ -33,6 +33,16 @@ export interface ReleaseDownload {
   stream: Readable;
   contentLength: number;
   filename: string;
+}
+
+/** The stored zip behind a signed link. */
+export interface SignedDownload {
+  filename: string;
+  size: number;
+  /** A strong ETag: a stored release zip never changes (a new upload gets a new storage key). */
+  etag: string;
+  /** Counts a download against the key's allowance (429 past it) and opens the zip, or a byte range of it. */
+  open(range?: { start: number; end: number }): Promise<Readable>;
 }
 
 export interface PublishReleaseInput {
@@ -157,8 +167,11 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
       return { version: release.version, download_link: links.create(release.id, key.id, userId) };
     },
 
-    /** GET of a signed link: the signature is the credential, while the user it names still owns its key. */
-    async openSignedDownload(query: SignedLinkQuery) {
+    /**
+     * GET or HEAD of a signed link: the signature is the credential, while the user it names still owns its key.
+     * Describes the stored zip; nothing is counted or opened until `open` (HEAD never opens it).
+     */
+    async findSignedDownload(query: SignedLinkQuery): Promise<SignedDownload> {
       const check = links.checkQuery(query);
       if (!check.ok) throw linkExpired();
       const { claims } = check;
@@ -168,8 +181,17 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
       ]);
       if (!key) throw linkExpired();
       if (!release) throw notFound(RELEASE_NOT_FOUND);
-      downloadLimit.hit(`download-key:${check.claims.keyId}`);
-      return openStoredZip(release);
+      const stored = await storage.stat(release.storageKey);
+      if (!stored) throw notFound(RELEASE_NOT_FOUND);
+      return {
+        filename: releaseFilename(release),
+        size: stored.size,
+        etag: storedZipEtag(release.storageKey, stored.size),
+        async open(range) {
+          downloadLimit.hit(`download-key:${claims.keyId}`);
+          return storage.createReadStream(release.storageKey, range);
+        },
+      };
     },
 
     /**
@@ -219,6 +241,10 @@ function linkExpired(): AppError {
 function toUploadError(error: unknown): never {
   if (!isThemeZipError(error)) throw error;
   throw new AppError(error.code === 'zip_too_large' ? 413 : 400, error.message, error.code);
+}
+
+function storedZipEtag(storageKey: string, size: number): string {
+  return `"${createHash('sha256').update(`${storageKey}:${size}`).digest('base64url').slice(0, 27)}"`;
 }
 
 function versionExists(input: { edition: Tier; version: string }): AppError {
