@@ -3,13 +3,13 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as contracts from '@keyport/shared/contracts/releases';
 import { AppError } from '../../http/errors';
 import { registerRoute } from '../../http/route';
 import { chooseRange } from './byte-range';
 import { multipartLimits, receiveReleaseUpload } from './release-upload';
-import type { ReleaseDownload } from './releases.service';
+import type { ReleaseDownload, SignedDownload } from './releases.service';
 
 export const RANGE_NOT_SATISFIABLE = 'The requested range is not satisfiable.';
 
@@ -53,28 +53,9 @@ export async function releasesRoutes(app: FastifyInstance, options: ReleasesRout
     result: await releases.getReleaseInfo(user.id, body.key),
   }));
 
-  registerRoute(app, contracts.downloadRelease, async ({ params, query }, request, reply) => {
-    const file = await releases.findSignedDownload({ id: params.id, ...query });
-    // HEAD describes the file and counts nothing; only GET knows Range (RFC 9110 §14.2).
-    if (request.method === 'HEAD') {
-      // Fastify drops the body of a HEAD answer; an empty stream keeps this Content-Length.
-      return zipReply(reply, { stream: Readable.from([]), contentLength: file.size, filename: file.filename }, file);
-    }
-    const range = chooseRange({ range: request.headers.range, ifRange: header(request.headers['if-range']) }, file);
-    if (range.kind === 'unsatisfiable') {
-      throw new AppError(416, RANGE_NOT_SATISFIABLE, 'range_not_satisfiable', {
-        'content-range': `bytes */${file.size}`,
-      });
-    }
-    if (range.kind === 'full') {
-      return zipReply(reply, { stream: await file.open(), contentLength: file.size, filename: file.filename }, file);
-    }
-    const stream = await file.open({ start: range.start, end: range.end });
-    const contentLength = range.end - range.start + 1;
-    zipReply(reply, { stream, contentLength, filename: file.filename }, file);
-    reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
-    return stream;
-  });
+  registerRoute(app, contracts.downloadRelease, async ({ params, query }, request, reply) =>
+    signedLinkReply(request, reply, await releases.findSignedDownload({ id: params.id, ...query })),
+  );
 
   registerRoute(app, contracts.downloadWithToken, async ({ user, body }, request, reply) =>
     zipReply(
@@ -93,6 +74,29 @@ export async function releasesRoutes(app: FastifyInstance, options: ReleasesRout
 }
 
 /**
+ * The signed link's answer: HEAD describes the zip and counts nothing; GET sends it whole, or one byte range of it
+ * (Range is defined for GET only, RFC 9110 §14.2).
+ */
+async function signedLinkReply(request: FastifyRequest, reply: FastifyReply, file: SignedDownload): Promise<Readable> {
+  const whole = { contentLength: file.size, filename: file.filename };
+  if (request.method === 'HEAD') {
+    // Fastify drops the body of a HEAD answer; an empty stream (unlike no body) keeps this Content-Length.
+    return zipReply(reply, { ...whole, stream: Readable.from([]) }, file);
+  }
+  const range = chooseRange({ range: request.headers.range, ifRange: firstValue(request.headers['if-range']) }, file);
+  if (range.kind === 'unsatisfiable') {
+    throw new AppError(416, RANGE_NOT_SATISFIABLE, 'range_not_satisfiable', {
+      'content-range': `bytes */${file.size}`,
+    });
+  }
+  if (range.kind === 'full') return zipReply(reply, { ...whole, stream: await file.open() }, file);
+  const stream = await file.open({ start: range.start, end: range.end });
+  zipReply(reply, { ...whole, stream, contentLength: range.end - range.start + 1 }, file);
+  reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
+  return stream;
+}
+
+/**
  * Sets the zip's status and headers and answers its stream: the route returns it and Fastify sends it, once. The
  * signed link also says it takes ranges, with the file's ETag.
  */
@@ -107,6 +111,6 @@ function zipReply(reply: FastifyReply, download: ReleaseDownload, ranges?: { eta
   return download.stream;
 }
 
-function header(value: string | string[] | undefined): string | undefined {
+function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
