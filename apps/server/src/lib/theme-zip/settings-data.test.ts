@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { injectLicenseToken, parseShopifyJson } from './theme-settings';
-import { ThemeZipError } from './theme-zip-errors';
+import { injectLicenseToken, parseShopifyJson, planLicenseTokenEdit, writeLicenseToken } from './settings-data';
+import { ThemeZipError } from './errors';
 
 const SHOPIFY_COMMENT = [
   '/*',
@@ -40,9 +40,8 @@ describe('injectLicenseToken', () => {
     });
   });
 
-  it('writes 2-space indented JSON', () => {
-    const output = injectLicenseToken('{"current":{"a":1}}', 't');
-    expect(output).toBe('{\n  "current": {\n    "a": 1,\n    "license_token": "t"\n  }\n}\n');
+  it('keeps JSON on one line on one line', () => {
+    expect(injectLicenseToken('{"current":{"a":1}}', 't')).toBe('{"current":{"a":1,"license_token":"t"}}');
   });
 
   it('keeps a BOM and Shopify comment prefix byte for byte', () => {
@@ -102,7 +101,7 @@ describe('injectLicenseToken', () => {
 
   it('creates a fresh document when the file is missing', () => {
     const output = injectLicenseToken(null, 'tok');
-    expect(JSON.parse(output)).toEqual({ current: { license_token: 'tok' } });
+    expect(output).toBe('{\n  "current": {\n    "license_token": "tok"\n  }\n}\n');
   });
 
   it('uses a custom setting id', () => {
@@ -132,5 +131,108 @@ describe('injectLicenseToken', () => {
     const error = catchError(() => injectLicenseToken(input, 'tok'));
     expect(error).toBeInstanceOf(ThemeZipError);
     expect(error).toMatchObject({ code: 'invalid_settings_json' });
+  });
+});
+
+/** A settings file as Shopify writes it, with values a re-serialisation would change. */
+const SHOPIFY_FILE = [
+  '{',
+  '  "current": {',
+  '    "big_number": 12345678901234567890,',
+  '    "ratio": 1.50,',
+  '    "cafe": "Caf\\u00e9",',
+  '    "license_token": "",',
+  '    "sections": {"header": {"type": "header", "settings": {"sticky": true}}},',
+  '    "tail":   [1e2, -0.0, null]',
+  '  },',
+  '  "presets": {',
+  '    "Default": {',
+  '      "ratio": 1.50',
+  '    }',
+  '  }',
+  '}',
+  '',
+].join('\n');
+
+describe('injectLicenseToken edits the text in place', () => {
+  it('replaces the value of the setting and leaves every other byte as it was', () => {
+    const output = injectLicenseToken(SHOPIFY_FILE, 'tok-123');
+    expect(output).toBe(SHOPIFY_FILE.replace('"license_token": ""', '"license_token": "tok-123"'));
+    expect(output).toContain('12345678901234567890');
+    expect(output).toContain('"ratio": 1.50');
+    expect(output).toContain('Caf\\u00e9');
+  });
+
+  it('replaces a value of any type, and the last of duplicated keys (the one JSON.parse reads)', () => {
+    expect(injectLicenseToken('{"current":{"license_token":null}}', 't')).toBe('{"current":{"license_token":"t"}}');
+    expect(injectLicenseToken('{"current":{"license_token":{"a":[1]}}}', 't')).toBe(
+      '{"current":{"license_token":"t"}}',
+    );
+    const duplicated = '{"current":{"license_token":"a","x":1,"license_token":"b"}}';
+    const output = injectLicenseToken(duplicated, 't');
+    expect(output).toBe('{"current":{"license_token":"a","x":1,"license_token":"t"}}');
+    expect(parseOutput(output)).toEqual({ current: { license_token: 't', x: 1 } });
+  });
+
+  it('inserts the setting after the last one of current, in the style of its members', () => {
+    const input = SHOPIFY_FILE.replace('    "license_token": "",\n', '');
+    expect(injectLicenseToken(input, 'tok')).toBe(
+      input.replace('"tail":   [1e2, -0.0, null]', '"tail":   [1e2, -0.0, null],\n    "license_token": "tok"'),
+    );
+  });
+
+  it('inserts into an empty current object', () => {
+    expect(injectLicenseToken('{\n  "current": {},\n  "presets": {}\n}\n', 'tok')).toBe(
+      '{\n  "current": {\n    "license_token": "tok"\n  },\n  "presets": {}\n}\n',
+    );
+    expect(injectLicenseToken('{"current":{ }}', 'tok')).toBe('{"current":{"license_token":"tok" }}');
+  });
+
+  it('inserts into the named preset, and creates it (indented like the file) when missing', () => {
+    const named = SHOPIFY_FILE.replace(/"current": \{[\s\S]*?\n {2}\},/, '"current": "Default",');
+    expect(injectLicenseToken(named, 'tok')).toBe(
+      named.replace('      "ratio": 1.50\n', '      "ratio": 1.50,\n      "license_token": "tok"\n'),
+    );
+    const missing = named.replace('"current": "Default"', '"current": "Summer"');
+    expect(injectLicenseToken(missing, 'tok')).toBe(
+      missing.replace(
+        '      "ratio": 1.50\n    }\n',
+        '      "ratio": 1.50\n    },\n    "Summer": {\n      "license_token": "tok"\n    }\n',
+      ),
+    );
+  });
+
+  it('creates current as the first member when it is missing, and replaces an invalid one in place', () => {
+    const input = '{\n    "presets": {\n        "Default": {}\n    }\n}\n';
+    expect(injectLicenseToken(input, 'tok')).toBe(
+      '{\n    "current": {\n        "license_token": "tok"\n    },\n    "presets": {\n        "Default": {}\n    }\n}\n',
+    );
+    expect(injectLicenseToken('{"a":1,"current":null,"b":2}', 'tok')).toBe(
+      '{"a":1,"current":{"license_token":"tok"},"b":2}',
+    );
+  });
+
+  it('keeps a BOM and comment header, and takes the style from the JSON only', () => {
+    const prefix = `\uFEFF${SHOPIFY_COMMENT}\n`;
+    const input = `${prefix}{"current":{"a":1}}\n`;
+    expect(injectLicenseToken(input, 'tok')).toBe(`${prefix}{"current":{"a":1,"license_token":"tok"}}\n`);
+  });
+
+  it('writes any token as a JSON string', () => {
+    const token = 'quote " backslash \\ newline \n é \u2028';
+    const output = injectLicenseToken(SHOPIFY_FILE, token);
+    expect((parseOutput(output)['current'] as Record<string, unknown>)['license_token']).toBe(token);
+  });
+
+  it('plans once and writes any number of tokens', () => {
+    const edit = planLicenseTokenEdit(SHOPIFY_FILE);
+    expect(writeLicenseToken(edit, 'one')).toBe(injectLicenseToken(SHOPIFY_FILE, 'one'));
+    expect(writeLicenseToken(edit, 'two')).toBe(injectLicenseToken(SHOPIFY_FILE, 'two'));
+  });
+
+  it('skips deeply nested values of other settings without running out of stack', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const input = `{"current":{"deep":${deep},"license_token":""}}`;
+    expect(injectLicenseToken(input, 't')).toBe(`{"current":{"deep":${deep},"license_token":"t"}}`);
   });
 });
