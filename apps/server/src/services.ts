@@ -111,7 +111,10 @@ export function createServices(
       secret: loadDownloadLinkSecret({ configured: config.downloads.linkSecret, dataDir: config.dataDir }),
       publicUrl,
     }),
-    themeTokens: { verifySignature: (token) => connect.verifySignature(token) },
+    themeTokens: {
+      verifySignature: (token) => connect.verifySignature(token),
+      tokenForTier: (token, claims, tier) => connect.tokenForTier(token, claims, tier),
+    },
     downloadLimit: limits.downloads,
     maxZipBytes: config.releases.maxBytes,
   });

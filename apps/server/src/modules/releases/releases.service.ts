@@ -64,7 +64,11 @@ export interface ReleasesServiceDeps {
    * Checks a theme auth token's signature (modules/connect). Whether it is still its key's current token is checked
    * here, in the same query that checks the caller owns the key (one query less on every download).
    */
-  themeTokens: { verifySignature(token: string): Promise<ThemeTokenClaims | null> };
+  themeTokens: {
+    verifySignature(token: string): Promise<ThemeTokenClaims | null>;
+    /** The token for the key's tier now (re-signed when the key was upgraded since it was issued). */
+    tokenForTier(token: string, claims: ThemeTokenClaims, tier: Tier): Promise<string>;
+  };
   /** Downloads that stream, per user (or per key for the public signed link). */
   downloadLimit: RateLimiter;
   maxZipBytes: number;
@@ -88,7 +92,8 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
     ]);
     if (!key) throw notFound(OWNED_KEY_NOT_FOUND, 'key_not_found');
     // A token counts only while it is its key's current one (a newer token or a disconnect makes it stale).
-    if (token && (key.tokenVersion !== token.ver || key.tier !== token.tier)) {
+    // The version only: an upgrade changes the tier, never the token's validity (ADR 014).
+    if (token && key.tokenVersion !== token.ver) {
       throw forbidden(DOWNLOAD_MESSAGES.tokenMissing);
     }
     if (keyId !== link.keyId) throw forbidden(LINK_FOR_ANOTHER_KEY);
@@ -208,8 +213,10 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
       if (!claims) throw forbidden(DOWNLOAD_MESSAGES.tokenMissing);
       const release = await resolveOwnRelease(userId, claims.kid, check.claims, claims);
       downloadLimit.hit(`download-user:${userId}`);
+      // The release is of the key's current edition; the token written into it names that edition too.
+      const token = await themeTokens.tokenForTier(input.token, claims, release.edition);
       const prepared = await preparedZips.get(await storage.localPath(release.storageKey));
-      const zip = tokenizePreparedThemeZip(prepared, input.token);
+      const zip = tokenizePreparedThemeZip(prepared, token);
       return { stream: zip.stream, contentLength: zip.contentLength, filename: releaseFilename(release) };
     },
 
