@@ -218,6 +218,13 @@ describe('injectLicenseToken edits the text in place', () => {
     expect(injectLicenseToken(input, 'tok')).toBe(`${prefix}{"current":{"a":1,"license_token":"tok"}}\n`);
   });
 
+  it('keeps CRLF line ends in what it inserts', () => {
+    const input = '{\r\n  "presets": {}\r\n}\r\n';
+    expect(injectLicenseToken(input, 'tok')).toBe(
+      '{\r\n  "current": {\r\n    "license_token": "tok"\r\n  },\r\n  "presets": {}\r\n}\r\n',
+    );
+  });
+
   it('writes any token as a JSON string', () => {
     const token = 'quote " backslash \\ newline \n é \u2028';
     const output = injectLicenseToken(SHOPIFY_FILE, token);

@@ -40,7 +40,7 @@ export function planLicenseTokenEdit(
 ): LicenseTokenEdit {
   assertSettingId(settingId);
   if (settingsDataText === null) {
-    return splitAtPlaceholder('', render({ current: { [settingId]: TOKEN_PLACEHOLDER } }, '  ', '') + '\n', '');
+    return splitAtPlaceholder('', render({ current: { [settingId]: TOKEN_PLACEHOLDER } }, '  ', '', '\n') + '\n', '');
   }
   const { prefix, value } = parseShopifyJson(settingsDataText);
   if (!isJsonObject(value)) {
@@ -151,7 +151,7 @@ function planInObject(document: JsonText, object: ObjectSpan, settingId: string)
 }
 
 function replaceValue(document: JsonText, member: MemberSpan, value: unknown): LicenseTokenEdit {
-  const rendered = render(value, document.indentUnit(), document.lineIndentAt(member.keyStart));
+  const rendered = render(value, document.indentUnit(), document.lineIndentAt(member.keyStart), document.newline());
   const [before, after] = splitRendered(rendered);
   return document.splice(member.valueStart, member.valueEnd, before, after);
 }
@@ -176,26 +176,26 @@ function insertMember(
     colon = /:[ \t]/.test(document.text.slice(model.keyEnd, model.valueStart)) ? ': ' : ':';
   } else {
     const multiline = document.isMultiline();
-    lead = multiline ? `\n${document.lineIndentAt(object.start)}${document.indentUnit()}` : '';
+    lead = multiline ? `${document.newline()}${document.lineIndentAt(object.start)}${document.indentUnit()}` : '';
     colon = multiline ? ': ' : ':';
   }
   const indent = lead.includes('\n') ? lead.slice(lead.lastIndexOf('\n') + 1) : '';
-  const [before, after] = splitRendered(render(value, document.indentUnit(), indent));
+  const [before, after] = splitRendered(render(value, document.indentUnit(), indent, document.newline()));
   const member = `${lead}${JSON.stringify(key)}${colon}`;
   if (!model) {
     // An empty object: the member goes right after `{`, and the closing brace gets its own line when multi-line.
     const closing = lead.includes('\n') && !document.text.slice(object.start + 1, object.end - 1).includes('\n');
-    const close = closing ? `\n${document.lineIndentAt(object.start)}` : '';
+    const close = closing ? `${document.newline()}${document.lineIndentAt(object.start)}` : '';
     return document.splice(object.start + 1, object.start + 1, member + before, after + close);
   }
   if (where === 'first') return document.splice(object.start + 1, object.start + 1, member + before, `${after},`);
   return document.splice(model.valueEnd, model.valueEnd, `,${member}${before}`, after);
 }
 
-/** JSON for a value we create: indented with the document's unit below `indent`, or on one line. */
-function render(value: unknown, unit: string, indent: string): string {
+/** JSON for a value we create: indented with the document's unit below `indent` and its line ends, or on one line. */
+function render(value: unknown, unit: string, indent: string, newline: string): string {
   const json = unit === '' ? JSON.stringify(value) : JSON.stringify(value, null, unit);
-  return json.replaceAll('\n', `\n${indent}`);
+  return json.replaceAll('\n', `${newline}${indent}`);
 }
 
 function splitRendered(rendered: string): [string, string] {
@@ -292,6 +292,11 @@ class JsonText {
   indentUnit(): string {
     this.unit ??= this.isMultiline() ? (/\n([ \t]+)\S/.exec(this.json())?.[1] ?? '  ') : '';
     return this.unit;
+  }
+
+  /** The document's line end: CRLF when its JSON uses it, else LF. */
+  newline(): string {
+    return this.json().includes('\r\n') ? '\r\n' : '\n';
   }
 
   isMultiline(): boolean {
