@@ -96,15 +96,20 @@ const ERROR_RESPONSE = ErrorSchema.register(globalRegistry, {
   description: 'An error: `error` for people, `code` for programs',
 });
 const NO_CONTENT = z.null().register(globalRegistry, { description: 'No content' });
-const ZIP_FILE = z
-  .string()
-  .register(globalRegistry, { description: 'A theme zip', contentMediaType: 'application/zip' });
+const FILE_SCHEMAS = {
+  'application/zip': z
+    .string()
+    .register(globalRegistry, { description: 'A theme zip', contentMediaType: 'application/zip' }),
+  'application/pdf': z
+    .string()
+    .register(globalRegistry, { description: 'A PDF document', contentMediaType: 'application/pdf' }),
+} as const;
 
 /** The success response as Fastify and the OpenAPI document see it: JSON, no content (204) or a file. */
 function successResponse(contract: Contract, status: number) {
   if (contract.produces) {
     // Streamed: Fastify never serializes it; the schema documents the file.
-    return { description: 'The file', content: { [contract.produces]: { schema: ZIP_FILE } } };
+    return { description: 'The file', content: { [contract.produces]: { schema: FILE_SCHEMAS[contract.produces] } } };
   }
   if (status === 204 || !contract.response) return NO_CONTENT;
   return contract.response;

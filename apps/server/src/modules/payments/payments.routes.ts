@@ -63,6 +63,6 @@ export async function paymentsRoutes(app: FastifyInstance) {
       .header('content-type', 'application/pdf')
       .header('content-disposition', `attachment; filename="keyport-receipt-${order.id}.pdf"`)
       .header('cache-control', 'private, no-store');
-    return reply.send(pdf);
+    return pdf;
   });
 }
