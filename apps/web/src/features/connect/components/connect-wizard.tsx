@@ -12,7 +12,7 @@ import { cn } from '../../../lib/cn';
 import { useCopyToClipboard } from '../../../lib/use-copy-to-clipboard';
 import { useUserStores } from '../api/get-user-stores';
 import { useSaveDomains } from '../api/save-domains';
-import { CONNECT_MESSAGES, domainErrorMessage, tokenErrorMessage } from './connect-messages';
+import { CONNECT_MESSAGES, tokenErrorMessage } from './connect-messages';
 
 const STEPS = ['App', 'Domain', 'Auth Token'] as const;
 type TokenState =
@@ -26,16 +26,23 @@ interface ConnectWizardProps {
   appStoreUrl: string | undefined;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** Where focus goes on close when the button that opened the wizard has gone (the card's actions changed). */
+  fallbackFocus?: () => HTMLElement | null | undefined;
 }
 
-/** §2 dialog 1 "Connect Your Store": App (optional), Domain, Auth Token; §4 transitions. */
-export function ConnectWizard({ licenseKey, appStoreUrl, open, onOpenChange }: ConnectWizardProps) {
+/**
+ * §2 dialog 1 "Connect Your Store": App (optional), Domain, Auth Token; §4 transitions. Nothing is saved until
+ * Generate Token, which saves the domain and issues the token in one call: Cancel before that leaves the key exactly
+ * as it was (ADR 009).
+ */
+export function ConnectWizard({ licenseKey, appStoreUrl, open, onOpenChange, fallbackFocus }: ConnectWizardProps) {
   const stores = useUserStores();
   const save = useSaveDomains();
   const [step, setStep] = useState(0);
   const [typed, setTyped] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
-  const [savedDomain, setSavedDomain] = useState<string | null>(null);
+  /** The domain chosen on the Domain step: validated, not saved yet. */
+  const [domain, setDomain] = useState<string | null>(null);
   const [domainError, setDomainError] = useState<string | null>(null);
   const [token, setToken] = useState<TokenState>({ status: 'idle' });
   const { copied, copy: copyToken } = useCopyToClipboard();
@@ -46,7 +53,7 @@ export function ConnectWizard({ licenseKey, appStoreUrl, open, onOpenChange }: C
     setStep(0);
     setTyped('');
     setSelected(null);
-    setSavedDomain(null);
+    setDomain(null);
     setDomainError(null);
     setToken({ status: 'idle' });
   }
@@ -55,12 +62,8 @@ export function ConnectWizard({ licenseKey, appStoreUrl, open, onOpenChange }: C
     onOpenChange(false);
   }
 
-  // The other domains stay as they are: the wizard only sets the store's platform domain.
-  const keep = {
-    main_url: stripStoredUrl(licenseKey.main_url),
-    secondary_url: stripStoredUrl(licenseKey.secondary_url),
-  };
-
+  // §4 "Next validates … then moves to 2": the check is the §5 rule, in the browser; the server applies it again when
+  // Generate Token saves.
   function next() {
     const result = validateWizardDomain({ typed, selected, storesListed: storeList.length > 0 });
     if (!result.ok) {
@@ -68,27 +71,27 @@ export function ConnectWizard({ licenseKey, appStoreUrl, open, onOpenChange }: C
       return;
     }
     setDomainError(null);
-    save.mutate(
-      { key: licenseKey.api_key, myshopify: result.domain, ...keep },
-      {
-        onSuccess: () => {
-          setSavedDomain(result.domain);
-          setStep(2);
-        },
-        onError: (error) => toast.error(domainErrorMessage(error)),
-      },
-    );
+    // A token belongs to the domain it was issued for: choosing another one asks for a new token.
+    if (result.domain !== domain) setToken({ status: 'idle' });
+    setDomain(result.domain);
+    setStep(2);
   }
 
   function generate() {
-    if (!savedDomain) {
+    if (!domain) {
       toast.error(CONNECT_MESSAGES.domainNotSet);
       setToken({ status: 'error', message: CONNECT_MESSAGES.domainNotSet });
       return;
     }
     setToken({ status: 'generating' });
+    // The one save of the wizard: the platform domain (the other domains stay as they are) and a new token.
     save.mutate(
-      { key: licenseKey.api_key, myshopify: savedDomain, ...keep },
+      {
+        key: licenseKey.api_key,
+        myshopify: domain,
+        main_url: stripStoredUrl(licenseKey.main_url),
+        secondary_url: stripStoredUrl(licenseKey.secondary_url),
+      },
       {
         onSuccess: (result) => {
           if (!result.tokentheme) {
@@ -115,7 +118,7 @@ export function ConnectWizard({ licenseKey, appStoreUrl, open, onOpenChange }: C
   const busy = save.isPending;
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : busy ? undefined : close())}>
-      <DialogContent title="Connect Your Store" size="lg" busy={busy}>
+      <DialogContent title="Connect Your Store" size="lg" busy={busy} fallbackFocus={fallbackFocus}>
         <ol className="mb-5 flex items-center gap-2 text-xs font-medium" aria-label="Steps">
           {STEPS.map((label, index) => (
             <li
@@ -193,7 +196,7 @@ export function ConnectWizard({ licenseKey, appStoreUrl, open, onOpenChange }: C
                           setDomainError(null);
                         }}
                       />
-                      {store.myshopify_domain}
+                      <span className="min-w-0 break-all">{store.myshopify_domain}</span>
                     </label>
                   ))}
                 </div>
@@ -212,15 +215,13 @@ export function ConnectWizard({ licenseKey, appStoreUrl, open, onOpenChange }: C
               }}
             />
             <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-              <Button variant="ghost" onClick={close} disabled={busy}>
+              <Button variant="ghost" onClick={close}>
                 Cancel
               </Button>
-              <Button variant="secondary" onClick={() => setStep(0)} disabled={busy}>
+              <Button variant="secondary" onClick={() => setStep(0)}>
                 Back
               </Button>
-              <Button onClick={next} disabled={busy}>
-                {busy ? 'Saving…' : 'Next'}
-              </Button>
+              <Button onClick={next}>Next</Button>
             </div>
           </div>
         ) : null}
@@ -228,7 +229,7 @@ export function ConnectWizard({ licenseKey, appStoreUrl, open, onOpenChange }: C
         {step === 2 ? (
           <div className="space-y-4">
             <p className="text-sm text-slate-700">
-              Store: <strong>{savedDomain}</strong>
+              Store: <strong className="break-all">{domain}</strong>
             </p>
             {token.status === 'ready' ? (
               <>
@@ -285,9 +286,12 @@ export function ConnectWizard({ licenseKey, appStoreUrl, open, onOpenChange }: C
               </div>
             )}
             <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-              <Button variant="ghost" onClick={close} disabled={busy}>
-                Cancel
-              </Button>
+              {/* Once the token exists the domain is saved: there is nothing left to cancel, only to complete. */}
+              {token.status === 'ready' ? null : (
+                <Button variant="ghost" onClick={close} disabled={busy}>
+                  Cancel
+                </Button>
+              )}
               <Button variant="secondary" onClick={() => setStep(1)} disabled={busy}>
                 Back
               </Button>

@@ -6,7 +6,7 @@ import { NAVIGATE_AFTER_ADD_KEY_MS } from '@keyport/shared/domain/constants';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
-import { ApiError } from '../../../lib/api-client';
+import { serverMessage } from '../../../lib/api-client';
 import { useAddKey } from '../api/add-key';
 import { paths } from '../../../lib/paths';
 
@@ -42,8 +42,7 @@ export function AddKeyForm({ onBusyChange, onAdded, onCancel }: AddKeyFormProps)
         onAdded?.();
         setTimeout(() => navigate(paths.myKeys), NAVIGATE_AFTER_ADD_KEY_MS);
       },
-      onError: (failure) =>
-        setError(failure instanceof ApiError && failure.status !== 0 ? failure.message : ADD_KEY_FALLBACK_ERROR),
+      onError: (failure) => setError(serverMessage(failure) ?? ADD_KEY_FALLBACK_ERROR),
       onSettled: () => onBusyChange?.(false),
     });
   }
