@@ -3,7 +3,6 @@ import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { ADD_KEY_EMPTY_MESSAGE } from '@keyport/shared/contracts/keys';
 import { NAVIGATE_AFTER_ADD_KEY_MS } from '@keyport/shared/domain/constants';
-import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { serverMessage } from '../../../lib/api-client';
@@ -57,13 +56,13 @@ export function AddKeyForm({ onBusyChange, onAdded, onCancel }: AddKeyFormProps)
         spellCheck={false}
         className="font-mono"
         value={key}
+        error={error}
         disabled={busy}
         onChange={(e) => {
           setKey(e.target.value);
           setError(null);
         }}
       />
-      {error ? <Alert>{error}</Alert> : null}
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         {onCancel ? (
           <Button variant="secondary" onClick={onCancel} disabled={busy}>
