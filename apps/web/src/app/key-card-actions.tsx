@@ -1,5 +1,5 @@
 import { Link2, Settings2 } from 'lucide-react';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useLayoutEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { isStoreConnected, type StoreCard } from '@keyport/shared/domain/store-card';
@@ -30,10 +30,23 @@ export function KeyCardActions({ card, licenseKey }: { card: StoreCard; licenseK
   // Saving domains turns "Connect Store / Enter domains" into "Edit Connection / Download": when the button that
   // opened a dialog has gone, focus goes to the card's first action.
   const firstAction = () => actions.current?.querySelector('button');
+  // The same when the change comes while focus is on the card's buttons (a dialog closed before the list refreshed).
+  const focusInside = useRef(false);
+  useLayoutEffect(() => {
+    const active = document.activeElement;
+    if (focusInside.current && (!active || active === document.body)) firstAction()?.focus();
+  }, [connected]);
   const currentToken = async () => (await queryClient.fetchQuery(keyTokenQueryOptions(licenseKey.api_key))).tokentheme;
 
   return (
-    <span ref={actions} className="contents">
+    <span
+      ref={actions}
+      className="contents"
+      onFocus={() => (focusInside.current = true)}
+      onBlur={(event) => {
+        if (event.relatedTarget) focusInside.current = false;
+      }}
+    >
       {connected ? (
         <>
           <Button size="sm" variant="secondary" onClick={() => setOpen('panel')}>
