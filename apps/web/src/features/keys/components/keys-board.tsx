@@ -58,7 +58,9 @@ export function KeysBoard({ initialQuery, links, renderActions }: KeysBoardProps
 
   return (
     <section aria-labelledby="keys-heading" className="space-y-5">
-      <div className="flex flex-wrap items-center justify-between gap-3">
+      {/* Below sm the buttons have a row of their own from the start: "Get More Keys", which arrives with the
+          configuration, then moves nothing. */}
+      <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center sm:justify-between">
         <h1
           id="keys-heading"
           ref={heading}
