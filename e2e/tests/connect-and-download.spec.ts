@@ -45,8 +45,9 @@ test('the Connect Your Store wizard, end to end: one save, at Generate Token', a
   await expect(wizard.getByRole('link', { name: /Shopify App Store/ })).toHaveAttribute('target', '_blank');
   await wizard.getByRole('button', { name: 'Skip App Install' }).click();
 
-  // Domain step: the §5 messages under the field, then a valid domain.
+  // Domain step: the §5 messages under the field, then a valid domain. Each step starts with focus on its first control.
   const field = wizard.getByLabel('Store domain');
+  await expect(field).toBeFocused();
   await wizard.getByRole('button', { name: 'Next' }).click();
   await expect(wizard.getByRole('alert')).toHaveText('Please enter your Shopify store domain');
   await expect(field).toHaveAttribute('aria-invalid', 'true');
@@ -64,7 +65,9 @@ test('the Connect Your Store wizard, end to end: one save, at Generate Token', a
   await expect(wizard.getByText('harbor-goods.myshopify.com')).toBeVisible();
   await expect(wizard.getByRole('button', { name: 'Complete Setup' })).toBeDisabled();
   expect(saves).toHaveLength(0);
-  await wizard.getByRole('button', { name: 'Generate Token' }).click();
+  await expect(wizard.getByRole('button', { name: 'Generate Token' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(wizard.getByRole('button', { name: 'Copy token' })).toBeFocused();
   const token = (await wizard.getByTestId('wizard-token').textContent())!;
   expect(token.split('.')).toHaveLength(3);
   expect(saves).toEqual([

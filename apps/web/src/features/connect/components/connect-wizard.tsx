@@ -1,5 +1,5 @@
 import { AlertTriangle, Check, Copy, ExternalLink, Loader2 } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { validateWizardDomain } from '@keyport/shared/domain/shopify-domain';
@@ -47,6 +47,17 @@ export function ConnectWizard({ licenseKey, appStoreUrl, open, onOpenChange, fal
   const [token, setToken] = useState<TokenState>({ status: 'idle' });
   const { copied, copy: copyToken } = useCopyToClipboard();
   const storeList = stores.data?.stores ?? [];
+
+  // A new step (or the token arriving) replaces the button that was pressed: focus its first control instead of
+  // letting focus fall to the dialog.
+  const body = useRef<HTMLDivElement>(null);
+  const view = `${step}:${token.status === 'ready'}`;
+  const shownView = useRef(view);
+  useEffect(() => {
+    if (shownView.current === view) return;
+    shownView.current = view;
+    body.current?.querySelector<HTMLElement>('input, button:not([disabled]), a[href]')?.focus();
+  }, [view]);
 
   // Cancel resets everything and closes.
   function reset() {
@@ -143,164 +154,166 @@ export function ConnectWizard({ licenseKey, appStoreUrl, open, onOpenChange, fal
           ))}
         </ol>
 
-        {step === 0 ? (
-          <div className="space-y-4">
-            <p className="text-sm text-slate-700">
-              Optional: install the companion app from the Shopify App Store. It keeps your theme and license in sync.
-            </p>
-            {appStoreUrl ? (
-              <a
-                href={appStoreUrl}
-                target="_blank"
-                rel="noreferrer"
-                className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
-              >
-                Open the app in the Shopify App Store
-                <ExternalLink aria-hidden="true" className="size-3.5" />
-              </a>
-            ) : null}
-            <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-              <Button variant="ghost" onClick={close}>
-                Cancel
-              </Button>
-              <Button variant="secondary" onClick={() => setStep(1)}>
-                Skip App Install
-              </Button>
-              <Button onClick={() => setStep(1)}>I&apos;ve Installed the App</Button>
-            </div>
-          </div>
-        ) : null}
-
-        {step === 1 ? (
-          <div className="space-y-4">
-            {storeList.length > 0 ? (
-              <fieldset>
-                <legend className="mb-2 text-sm font-medium text-slate-700">Your connected stores</legend>
-                <div className="space-y-1.5">
-                  {storeList.map((store) => (
-                    <label
-                      key={store.id}
-                      className={cn(
-                        'flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-2 text-sm',
-                        selected === store.myshopify_domain ? 'border-brand-500 bg-brand-50' : 'border-slate-200',
-                      )}
-                    >
-                      <input
-                        type="radio"
-                        name="store"
-                        value={store.myshopify_domain}
-                        checked={selected === store.myshopify_domain}
-                        onChange={() => {
-                          setSelected(store.myshopify_domain);
-                          setTyped('');
-                          setDomainError(null);
-                        }}
-                      />
-                      <span className="min-w-0 break-all">{store.myshopify_domain}</span>
-                    </label>
-                  ))}
-                </div>
-              </fieldset>
-            ) : null}
-            <Field
-              label={storeList.length > 0 ? 'Or enter your store domain' : 'Store domain'}
-              placeholder="your-store.myshopify.com"
-              autoComplete="off"
-              value={typed}
-              error={domainError}
-              onChange={(e) => {
-                setTyped(e.target.value);
-                setSelected(null);
-                setDomainError(null);
-              }}
-            />
-            <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-              <Button variant="ghost" onClick={close}>
-                Cancel
-              </Button>
-              <Button variant="secondary" onClick={() => setStep(0)}>
-                Back
-              </Button>
-              <Button onClick={next}>Next</Button>
-            </div>
-          </div>
-        ) : null}
-
-        {step === 2 ? (
-          <div className="space-y-4">
-            <p className="text-sm text-slate-700">
-              Store: <strong className="break-all">{domain}</strong>
-            </p>
-            {token.status === 'ready' ? (
-              <>
-                <Alert tone="info" className="flex gap-2">
-                  <AlertTriangle aria-hidden="true" className="size-4 shrink-0 text-amber-600" />
-                  <span>Copy this token now and keep it safe. Generating a new one replaces it.</span>
-                </Alert>
-                <div className="flex items-center gap-2">
-                  <code
-                    className="min-w-0 flex-1 truncate rounded-lg bg-slate-100 px-3 py-2 font-mono text-xs"
-                    data-testid="wizard-token"
-                  >
-                    {token.token}
-                  </code>
-                  <Button
-                    variant={copied ? 'success' : 'secondary'}
-                    onClick={() => void copyToken(token.token)}
-                    aria-label={copied ? 'Token copied' : 'Copy token'}
-                  >
-                    {copied ? (
-                      <Check aria-hidden="true" className="size-4" />
-                    ) : (
-                      <Copy aria-hidden="true" className="size-4" />
-                    )}
-                    {copied ? 'Copied' : 'Copy'}
-                  </Button>
-                </div>
-                <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
-                  <li>Open your Shopify store admin.</li>
-                  <li>Go to Online Store, then Themes, and click Customize.</li>
-                  <li>Open Theme settings and find the License section.</li>
-                  <li>Paste the token into the license token field.</li>
-                  <li>Click Save.</li>
-                </ol>
-              </>
-            ) : token.status === 'error' ? (
-              <Alert className="flex flex-wrap items-center justify-between gap-2">
-                <span>{token.message}</span>
-                <Button size="sm" variant="secondary" onClick={generate}>
-                  Try Again
-                </Button>
-              </Alert>
-            ) : (
-              <div className="rounded-lg border border-dashed border-slate-300 p-6 text-center">
-                <p className="mb-3 text-sm text-slate-600">
-                  Generate the token the theme needs to activate its license.
-                </p>
-                <Button onClick={generate} disabled={token.status === 'generating'}>
-                  {token.status === 'generating' ? (
-                    <Loader2 aria-hidden="true" className="size-4 animate-spin" />
-                  ) : null}
-                  {token.status === 'generating' ? 'Generating…' : 'Generate Token'}
-                </Button>
-              </div>
-            )}
-            <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-              {/* Once the token exists the domain is saved: there is nothing left to cancel, only to complete. */}
-              {token.status === 'ready' ? null : (
-                <Button variant="ghost" onClick={close} disabled={busy}>
+        <div ref={body}>
+          {step === 0 ? (
+            <div className="space-y-4">
+              <p className="text-sm text-slate-700">
+                Optional: install the companion app from the Shopify App Store. It keeps your theme and license in sync.
+              </p>
+              {appStoreUrl ? (
+                <a
+                  href={appStoreUrl}
+                  target="_blank"
+                  rel="noreferrer"
+                  className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
+                >
+                  Open the app in the Shopify App Store
+                  <ExternalLink aria-hidden="true" className="size-3.5" />
+                </a>
+              ) : null}
+              <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+                <Button variant="ghost" onClick={close}>
                   Cancel
                 </Button>
-              )}
-              <Button variant="secondary" onClick={() => setStep(1)} disabled={busy}>
-                Back
-              </Button>
-              <Button onClick={complete} disabled={token.status !== 'ready'}>
-                Complete Setup
-              </Button>
+                <Button variant="secondary" onClick={() => setStep(1)}>
+                  Skip App Install
+                </Button>
+                <Button onClick={() => setStep(1)}>I&apos;ve Installed the App</Button>
+              </div>
             </div>
-          </div>
-        ) : null}
+          ) : null}
+
+          {step === 1 ? (
+            <div className="space-y-4">
+              {storeList.length > 0 ? (
+                <fieldset>
+                  <legend className="mb-2 text-sm font-medium text-slate-700">Your connected stores</legend>
+                  <div className="space-y-1.5">
+                    {storeList.map((store) => (
+                      <label
+                        key={store.id}
+                        className={cn(
+                          'flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-2 text-sm',
+                          selected === store.myshopify_domain ? 'border-brand-500 bg-brand-50' : 'border-slate-200',
+                        )}
+                      >
+                        <input
+                          type="radio"
+                          name="store"
+                          value={store.myshopify_domain}
+                          checked={selected === store.myshopify_domain}
+                          onChange={() => {
+                            setSelected(store.myshopify_domain);
+                            setTyped('');
+                            setDomainError(null);
+                          }}
+                        />
+                        <span className="min-w-0 break-all">{store.myshopify_domain}</span>
+                      </label>
+                    ))}
+                  </div>
+                </fieldset>
+              ) : null}
+              <Field
+                label={storeList.length > 0 ? 'Or enter your store domain' : 'Store domain'}
+                placeholder="your-store.myshopify.com"
+                autoComplete="off"
+                value={typed}
+                error={domainError}
+                onChange={(e) => {
+                  setTyped(e.target.value);
+                  setSelected(null);
+                  setDomainError(null);
+                }}
+              />
+              <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+                <Button variant="ghost" onClick={close}>
+                  Cancel
+                </Button>
+                <Button variant="secondary" onClick={() => setStep(0)}>
+                  Back
+                </Button>
+                <Button onClick={next}>Next</Button>
+              </div>
+            </div>
+          ) : null}
+
+          {step === 2 ? (
+            <div className="space-y-4">
+              <p className="text-sm text-slate-700">
+                Store: <strong className="break-all">{domain}</strong>
+              </p>
+              {token.status === 'ready' ? (
+                <>
+                  <Alert tone="info" className="flex gap-2">
+                    <AlertTriangle aria-hidden="true" className="size-4 shrink-0 text-amber-600" />
+                    <span>Copy this token now and keep it safe. Generating a new one replaces it.</span>
+                  </Alert>
+                  <div className="flex items-center gap-2">
+                    <code
+                      className="min-w-0 flex-1 truncate rounded-lg bg-slate-100 px-3 py-2 font-mono text-xs"
+                      data-testid="wizard-token"
+                    >
+                      {token.token}
+                    </code>
+                    <Button
+                      variant={copied ? 'success' : 'secondary'}
+                      onClick={() => void copyToken(token.token)}
+                      aria-label={copied ? 'Token copied' : 'Copy token'}
+                    >
+                      {copied ? (
+                        <Check aria-hidden="true" className="size-4" />
+                      ) : (
+                        <Copy aria-hidden="true" className="size-4" />
+                      )}
+                      {copied ? 'Copied' : 'Copy'}
+                    </Button>
+                  </div>
+                  <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
+                    <li>Open your Shopify store admin.</li>
+                    <li>Go to Online Store, then Themes, and click Customize.</li>
+                    <li>Open Theme settings and find the License section.</li>
+                    <li>Paste the token into the license token field.</li>
+                    <li>Click Save.</li>
+                  </ol>
+                </>
+              ) : token.status === 'error' ? (
+                <Alert className="flex flex-wrap items-center justify-between gap-2">
+                  <span>{token.message}</span>
+                  <Button size="sm" variant="secondary" onClick={generate}>
+                    Try Again
+                  </Button>
+                </Alert>
+              ) : (
+                <div className="rounded-lg border border-dashed border-slate-300 p-6 text-center">
+                  <p className="mb-3 text-sm text-slate-600">
+                    Generate the token the theme needs to activate its license.
+                  </p>
+                  <Button onClick={generate} disabled={token.status === 'generating'}>
+                    {token.status === 'generating' ? (
+                      <Loader2 aria-hidden="true" className="size-4 animate-spin" />
+                    ) : null}
+                    {token.status === 'generating' ? 'Generating…' : 'Generate Token'}
+                  </Button>
+                </div>
+              )}
+              <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+                {/* Once the token exists the domain is saved: there is nothing left to cancel, only to complete. */}
+                {token.status === 'ready' ? null : (
+                  <Button variant="ghost" onClick={close} disabled={busy}>
+                    Cancel
+                  </Button>
+                )}
+                <Button variant="secondary" onClick={() => setStep(1)} disabled={busy}>
+                  Back
+                </Button>
+                <Button onClick={complete} disabled={token.status !== 'ready'}>
+                  Complete Setup
+                </Button>
+              </div>
+            </div>
+          ) : null}
+        </div>
       </DialogContent>
     </Dialog>
   );
