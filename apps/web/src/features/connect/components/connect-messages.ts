@@ -6,6 +6,8 @@ export const CONNECT_MESSAGES = {
   noToken: 'No token received from server',
   generateFailed: 'Failed to generate auth token',
   connectionFailed: 'Failed to connect to server. Please try again.',
+  // No step shows this one now: Next checks the domain in the browser (ADR 009), and a failed Generate Token has the
+  // texts above (or the server's own).
   validateFailed: 'Failed to validate domain. Please try again.',
 } as const;
 
