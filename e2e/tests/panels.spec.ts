@@ -105,10 +105,10 @@ test('a wrong current password shows under its field and goes when the person ty
 }) => {
   allowConsoleErrors(/status of 400/);
   await login(DEMO);
-  await page.evaluate(() =>
-    (window as Window & { openSettingsDialog?: (tab?: string) => void }).openSettingsDialog?.('password'),
-  );
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Settings' }).click();
   const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByRole('tab', { name: 'Password' }).click();
   const current = dialog.getByLabel('Current password');
   await current.fill('not-the-password');
   await dialog.getByLabel('New password', { exact: true }).fill('another-password-1');

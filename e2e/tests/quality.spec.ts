@@ -85,7 +85,8 @@ test('the connection panel and the wizard have no serious accessibility violatio
 
 test('a disabled field looks disabled: muted background, not-allowed cursor', async ({ page, login }) => {
   await login(DEMO);
-  await page.evaluate(() => (window as Window & { openSettingsDialog?: () => void }).openSettingsDialog?.());
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Settings' }).click();
   const dialog = page.getByRole('dialog', { name: 'Settings' });
   const style = (label: string) =>
     dialog.getByLabel(label).evaluate((element) => {
