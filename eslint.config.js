@@ -123,7 +123,27 @@ export default tseslint.config(
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      // Query keys live once, in apps/web/src/lib/query-keys.ts: no key written out as an array anywhere else.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='queryKey'] > ArrayExpression",
+          message: 'Use a key from lib/query-keys.ts instead of an array literal.',
+        },
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(getQueryData|setQueryData|setQueriesData|fetchQuery|prefetchQuery|ensureQueryData|removeQueries|resetQueries|cancelQueries)$/] > ArrayExpression',
+          message: 'Use a key from lib/query-keys.ts instead of an array literal.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/src/lib/query-keys.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
   },
   {
     files: ['scripts/**', 'bench/**', 'apps/server/build.mjs', 'e2e/**', '**/*.test.ts', '**/test/**'],

@@ -15,6 +15,9 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  // Node ≥ 20.10 reads `import … with { type: 'json' }`; esbuild's node20 target would drop the attribute, and Node then
+  // refuses the JSON import (ERR_IMPORT_ASSERTION_TYPE_MISSING).
+  supported: { 'import-attributes': true },
   sourcemap: true,
   logLevel: 'warning',
   plugins: [

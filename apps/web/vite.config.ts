@@ -16,14 +16,14 @@ export default defineConfig({
     sourcemap: true,
     // Rolldown's automatic splitting cuts what the dashboard loads first into a dozen small chunks that each compress
     // alone (about 4 KiB more in total). The libraries every page needs go in one chunk instead; what only some pages
-    // use (the user menu's positioning code, the domain rules) stays split. See docs/performance.md.
+    // use (the menus and their positioning code, the domain rules) stays split. See docs/performance.md.
     rolldownOptions: {
       output: {
         advancedChunks: {
           groups: [
             {
               name: 'vendor',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|sonner|clsx|tailwind-merge|zod|@radix-ui[\\/]react-(primitive|slot|compose-refs|context|presence|portal|dialog|focus-scope|focus-guards|dismissable-layer|id|use-[a-z-]+|toggle-group|toggle|roving-focus|collection|direction|visually-hidden))[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|sonner|clsx|tailwind-merge|zod|@radix-ui[\\/]react-(primitive|slot|compose-refs|context|presence|portal|dialog|focus-scope|focus-guards|dismissable-layer|id|use-[a-z-]+|visually-hidden))[\\/]/,
             },
           ],
         },

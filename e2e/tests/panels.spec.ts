@@ -97,3 +97,26 @@ test('?settings=invoices opens settings on the invoices tab and the parameter is
   // The demo customer's newest order is 8 months old: support runs until 4 months from now.
   await expect(dialog.getByTestId('support-status')).toHaveText(/^Support active until \d{4}-\d{2}-\d{2}$/);
 });
+
+test('a wrong current password shows under its field and goes when the person types again', async ({
+  page,
+  login,
+  allowConsoleErrors,
+}) => {
+  allowConsoleErrors(/status of 400/);
+  await login(DEMO);
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await dialog.getByRole('tab', { name: 'Password' }).click();
+  const current = dialog.getByLabel('Current password');
+  await current.fill('not-the-password');
+  await dialog.getByLabel('New password', { exact: true }).fill('another-password-1');
+  await dialog.getByLabel('Repeat new password').fill('another-password-1');
+  await dialog.getByRole('button', { name: 'Change password' }).click();
+  await expect(current).toHaveAttribute('aria-invalid', 'true');
+  await expect(current).toHaveAccessibleDescription('Your current password is not correct.');
+  await current.pressSequentially('!');
+  await expect(current).not.toHaveAttribute('aria-invalid');
+  await expect(dialog.getByText('Your current password is not correct.')).toHaveCount(0);
+});

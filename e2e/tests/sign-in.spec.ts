@@ -57,3 +57,19 @@ test('a session revoked on the server sends the person back to /login', async ({
   await expect(page).toHaveURL(/\/login\?reason=expired&next=%2Fcustomer%2Fmy-keys/);
   await expect(page.getByText('Your session has ended. Please sign in again.')).toBeVisible();
 });
+
+test('an invalid or expired reset link says so and offers a link to ask for a new one', async ({
+  page,
+  allowConsoleErrors,
+}) => {
+  allowConsoleErrors(/status of 400/);
+  await page.goto('/reset-password?token=not-a-valid-reset-token');
+  await page.getByLabel('New password', { exact: true }).fill('a-new-password');
+  await page.getByLabel('Repeat new password').fill('a-new-password');
+  await page.getByRole('button', { name: 'Save password and sign in' }).click();
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('This reset link is invalid or has expired. Ask for a new one.');
+  await alert.getByRole('link', { name: 'Ask for a new link' }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+});

@@ -71,7 +71,8 @@ const EnvSchema = z.object({
   PRODUCT_URL: z.url().default('https://example.com/products/theme'),
   APP_STORE_URL: z.url().default('https://apps.shopify.com/'),
   SELL_STORE_FORM_URL: z.url().default('https://example.com/sell-your-store'),
-  SETUP_GUIDE_VIDEO_URL: z.url().default('https://www.youtube-nocookie.com/embed/setup-guide'),
+  /** An embeddable video URL; unset (or empty): the connection panel shows no setup-guide player at all. */
+  SETUP_GUIDE_VIDEO_URL: z.union([z.literal(''), z.url()]).optional(),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -133,7 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       productUrl: e.PRODUCT_URL,
       appStoreUrl: e.APP_STORE_URL,
       sellStoreFormUrl: e.SELL_STORE_FORM_URL,
-      setupGuideVideoUrl: e.SETUP_GUIDE_VIDEO_URL,
+      setupGuideVideoUrl: e.SETUP_GUIDE_VIDEO_URL || null,
     },
   };
 }

@@ -21,6 +21,15 @@ describe('config', () => {
     ).toEqual({ maxPerUser: 3, maxPerIp: 9, windowMs: 60_000 });
   });
 
+  it('has no setup-guide video unless SETUP_GUIDE_VIDEO_URL is set (empty counts as unset)', () => {
+    expect(loadConfig({}).links.setupGuideVideoUrl).toBeNull();
+    expect(loadConfig({ SETUP_GUIDE_VIDEO_URL: '' }).links.setupGuideVideoUrl).toBeNull();
+    expect(loadConfig({ SETUP_GUIDE_VIDEO_URL: 'https://player.vimeo.com/video/1' }).links.setupGuideVideoUrl).toBe(
+      'https://player.vimeo.com/video/1',
+    );
+    expect(() => loadConfig({ SETUP_GUIDE_VIDEO_URL: 'not a url' })).toThrow(/SETUP_GUIDE_VIDEO_URL/);
+  });
+
   it('uses PostgreSQL when DATABASE_URL is set', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@localhost/db' }).database).toEqual({
       kind: 'postgres',

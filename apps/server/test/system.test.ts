@@ -68,7 +68,7 @@ describe('system routes and bad input', () => {
     expect(response.json()).toMatchObject({ error: 'Password must be at least 8 characters' });
   });
 
-  it('GET /config gives anyone the external links from the configuration', async () => {
+  it('GET /config gives anyone the external links from the configuration, and no video URL unless one is set', async () => {
     const response = await t.app.inject({ url: '/config' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
@@ -77,7 +77,7 @@ describe('system routes and bad input', () => {
         productUrl: 'https://example.com/products/theme',
         appStoreUrl: 'https://apps.shopify.com/',
         sellStoreFormUrl: 'https://example.com/sell-your-store',
-        setupGuideVideoUrl: 'https://www.youtube-nocookie.com/embed/setup-guide',
+        setupGuideVideoUrl: null,
       },
     });
   });

@@ -1,8 +1,11 @@
-import { Download, Link2, Settings2 } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { Link2, Settings2 } from 'lucide-react';
+import { lazy, Suspense, useLayoutEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { isStoreConnected, type StoreCard } from '@keyport/shared/domain/store-card';
 import { Button } from '../components/ui/button';
+import { keyTokenQueryOptions } from '../features/connect/api/get-key-token';
+import { DownloadThemeButton } from '../features/downloads/components/download-theme-button';
 import { usePublicConfig } from '../lib/public-config';
 
 // The connect dialogs load when first opened; the dashboard's initial bundle stays within budget.
@@ -12,28 +15,53 @@ const ConnectWizard = lazy(() =>
 const ConnectionPanel = lazy(() =>
   import('../features/connect/components/connection-panel').then((m) => ({ default: m.ConnectionPanel })),
 );
-const DownloadThemeButton = lazy(() =>
-  import('../features/downloads/components/download-theme-button').then((m) => ({ default: m.DownloadThemeButton })),
-);
 
-/** The card's connect, edit-connection and download actions: composes the connect and downloads features. */
+/**
+ * The card's connect, edit-connection and download actions: composes the connect and downloads features. Download
+ * downloads; a key with no token yet opens the panel, which says so once and has the one way on (Save Domains &
+ * Generate Token).
+ */
 export function KeyCardActions({ card, licenseKey }: { card: StoreCard; licenseKey: Key }) {
   const config = usePublicConfig();
-  const [open, setOpen] = useState<'wizard' | 'panel' | 'download' | null>(null);
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState<'wizard' | 'panel' | null>(null);
   const connected = isStoreConnected(card);
+  const actions = useRef<HTMLSpanElement>(null);
+  // Saving domains turns "Connect Store / Enter domains" into "Edit Connection / Download": when the button that
+  // opened a dialog has gone, focus goes to the card's first action.
+  const firstAction = () => actions.current?.querySelector('button');
+  // The same when the change comes while focus is on the card's buttons (a dialog closed before the list refreshed).
+  const focusInside = useRef(false);
+  useLayoutEffect(() => {
+    const active = document.activeElement;
+    if (focusInside.current && (!active || active === document.body)) firstAction()?.focus();
+  }, [connected]);
+  const currentToken = async () => (await queryClient.fetchQuery(keyTokenQueryOptions(licenseKey.api_key))).tokentheme;
 
   return (
-    <>
+    <span
+      ref={actions}
+      className="contents"
+      onFocus={() => (focusInside.current = true)}
+      onBlur={(event) => {
+        if (event.relatedTarget) focusInside.current = false;
+      }}
+    >
       {connected ? (
         <>
           <Button size="sm" variant="secondary" onClick={() => setOpen('panel')}>
             <Settings2 aria-hidden="true" className="size-4" />
             Edit Connection
           </Button>
-          <Button size="sm" onClick={() => setOpen('download')} aria-label={`Download theme for ${card.name}`}>
-            <Download aria-hidden="true" className="size-4" />
-            Download
-          </Button>
+          <DownloadThemeButton
+            size="sm"
+            label="Download"
+            accessibleName={`Download theme for ${card.name}`}
+            licenseKey={licenseKey.api_key}
+            licenseType={card.licenseType}
+            token={currentToken}
+            onTokenMissing={() => setOpen('panel')}
+          />
         </>
       ) : (
         <>
@@ -53,25 +81,24 @@ export function KeyCardActions({ card, licenseKey }: { card: StoreCard; licenseK
             appStoreUrl={config.data?.links.appStoreUrl}
             open
             onOpenChange={(next) => setOpen(next ? 'wizard' : null)}
+            fallbackFocus={firstAction}
           />
         </Suspense>
       ) : null}
-      {open === 'panel' || open === 'download' ? (
+      {open === 'panel' ? (
         <Suspense fallback={null}>
           <ConnectionPanel
             licenseKey={licenseKey}
             open
             onOpenChange={(next) => (next ? undefined : setOpen(null))}
-            initialStep={open === 'download' ? 2 : 1}
+            fallbackFocus={firstAction}
             setupVideoUrl={config.data?.links.setupGuideVideoUrl}
             renderDownload={(token) => (
-              <Suspense fallback={null}>
-                <DownloadThemeButton licenseKey={licenseKey.api_key} licenseType={card.licenseType} token={token} />
-              </Suspense>
+              <DownloadThemeButton licenseKey={licenseKey.api_key} licenseType={card.licenseType} token={token} />
             )}
           />
         </Suspense>
       ) : null}
-    </>
+    </span>
   );
 }

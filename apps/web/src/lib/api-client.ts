@@ -1,18 +1,46 @@
 import type { BodyOf, Contract, ParamsOf, QueryOf, ResponseOf } from '@keyport/shared/contracts/define';
 import { clearSessionToken, getSessionToken } from './session-token';
 
-/** A failed call: the server's `{ error }` text and status, or a network failure (status 0). */
+/** The `code` of a call that never reached the server (no response at all). */
+export const NETWORK_ERROR_CODE = 'network_error';
+/** The `code` when the server answered an error without the `{ error, code }` body (a proxy's page, say). */
+export const UNKNOWN_ERROR_CODE = 'unknown_error';
+
+/**
+ * A failed call: the server's `{ error, code }` with its status, or a network failure (status 0). `message` is for
+ * people (the spec's text where it gives one) and is shown as it is; `code` is for the program to decide what to do.
+ */
 export class ApiError extends Error {
   override name = 'ApiError';
   constructor(
     readonly status: number,
     message: string,
+    readonly code: string,
   ) {
     super(message);
   }
 }
 
 export const NETWORK_ERROR_MESSAGE = 'Could not reach the server. Check your connection and try again.';
+
+/** The ApiError of an error response, from its `{ error, code }` body when it has one. */
+export function apiErrorFrom(response: Response, payload: unknown): ApiError {
+  const body = payload && typeof payload === 'object' ? (payload as Record<string, unknown>) : {};
+  const message =
+    typeof body.error === 'string' ? body.error : `Request failed (${response.status} ${response.statusText})`;
+  const code = typeof body.code === 'string' ? body.code : UNKNOWN_ERROR_CODE;
+  return new ApiError(response.status, message, code);
+}
+
+/** The server's own text for a failed call (from its `{ error, code }` body), or null when it sent none. */
+export function serverMessage(error: unknown): string | null {
+  if (!(error instanceof ApiError)) return null;
+  return error.code === NETWORK_ERROR_CODE || error.code === UNKNOWN_ERROR_CODE ? null : error.message;
+}
+
+/** True when the call never reached the server. */
+export const isNetworkError = (error: unknown): boolean =>
+  error instanceof ApiError && error.code === NETWORK_ERROR_CODE;
 
 type Listener = () => void;
 const unauthorizedListeners = new Set<Listener>();
@@ -71,18 +99,14 @@ export async function callApiForResponse<C extends Contract>(contract: C, input:
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, NETWORK_ERROR_MESSAGE);
+    throw new ApiError(0, NETWORK_ERROR_MESSAGE, NETWORK_ERROR_CODE);
   }
 
   if (response.ok) return response;
   const payload: unknown = await response.json().catch(() => null);
-  const message =
-    payload && typeof payload === 'object' && 'error' in payload && typeof payload.error === 'string'
-      ? payload.error
-      : `Request failed (${response.status} ${response.statusText})`;
   if (response.status === 401 && contract.access !== 'public' && token) {
     clearSessionToken();
     unauthorizedListeners.forEach((listener) => listener());
   }
-  throw new ApiError(response.status, message);
+  throw apiErrorFrom(response, payload);
 }

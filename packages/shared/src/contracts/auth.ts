@@ -147,3 +147,11 @@ export const changePassword = defineContract({
 });
 
 export const PASSWORD_CHANGED_MESSAGE = 'Your password was changed. Other devices have been signed out.';
+
+/** Error codes of the auth routes that the web acts on (beside the message it shows as it is). */
+export const AUTH_ERROR_CODES = {
+  /** POST /auth/password/reset: the link was used, replaced by a newer one, or has expired. */
+  resetLinkInvalid: 'reset_link_invalid',
+  /** POST /auth/password/change: the current password is not the account's. */
+  wrongPassword: 'wrong_password',
+} as const;

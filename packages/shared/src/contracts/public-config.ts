@@ -8,7 +8,8 @@ export const PublicConfigSchema = z.object({
     productUrl: z.string(),
     appStoreUrl: z.string(),
     sellStoreFormUrl: z.string(),
-    setupGuideVideoUrl: z.string(),
+    /** null when no setup-guide video is configured: the web shows no player. */
+    setupGuideVideoUrl: z.nullable(z.string()),
   }),
 });
 export type PublicConfig = z.infer<typeof PublicConfigSchema>;

@@ -1,23 +1,17 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { useForgotPassword } from '../../features/account/api/session-mutations';
-import { AuthLayout } from '../../features/account/components/auth-layout';
+import { AuthForm } from '../../features/account/components/auth-form';
 import { paths } from '../../lib/paths';
 
 export function ForgotPasswordPage() {
   const forgot = useForgotPassword();
   const [email, setEmail] = useState('');
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    forgot.mutate({ email });
-  }
-
   return (
-    <AuthLayout
+    <AuthForm
       title="Reset your password"
       subtitle="Enter your account email and we will send you a link to choose a new password."
       footer={
@@ -25,26 +19,23 @@ export function ForgotPasswordPage() {
           Back to sign in
         </Link>
       }
+      outcome={forgot.data ? <Alert tone="success">{forgot.data.message}</Alert> : null}
+      error={forgot.error?.message}
+      submitLabel="Send reset link"
+      pendingLabel="Sending…"
+      pending={forgot.isPending}
+      canSubmit={email !== ''}
+      onSubmit={() => forgot.mutate({ email })}
     >
-      {forgot.data ? (
-        <Alert tone="success">{forgot.data.message}</Alert>
-      ) : (
-        <form className="space-y-4" onSubmit={submit} noValidate>
-          {forgot.error ? <Alert>{forgot.error.message}</Alert> : null}
-          <Field
-            label="Email"
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-          <Button type="submit" className="w-full" disabled={forgot.isPending || !email}>
-            {forgot.isPending ? 'Sending…' : 'Send reset link'}
-          </Button>
-        </form>
-      )}
-    </AuthLayout>
+      <Field
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        required
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+      />
+    </AuthForm>
   );
 }

@@ -1,10 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Alert } from '../../components/ui/alert';
-import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { useLogin } from '../../features/account/api/session-mutations';
-import { AuthLayout } from '../../features/account/components/auth-layout';
+import { AuthForm } from '../../features/account/components/auth-form';
 import { safeNextPath } from '../../features/account/components/safe-next';
 import { paths } from '../../lib/paths';
 
@@ -16,13 +14,8 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const next = safeNextPath(params.get('next'));
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    login.mutate({ email, password }, { onSuccess: () => navigate(next, { replace: true }) });
-  }
-
   return (
-    <AuthLayout
+    <AuthForm
       title="Sign in"
       subtitle="Manage your license keys, stores and theme downloads."
       footer={
@@ -36,40 +29,40 @@ export function LoginPage() {
           </Link>
         </>
       }
-    >
-      <form className="space-y-4" onSubmit={submit} noValidate>
-        {params.get('reason') === 'expired' && !login.error ? (
-          <Alert tone="info">Your session has ended. Please sign in again.</Alert>
-        ) : null}
-        {login.error ? <Alert>{login.error.message}</Alert> : null}
-        <Field
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          inputMode="email"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        <Field
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+      notice={params.get('reason') === 'expired' ? 'Your session has ended. Please sign in again.' : null}
+      error={login.error?.message}
+      submitLabel="Sign in"
+      pendingLabel="Signing in…"
+      pending={login.isPending}
+      canSubmit={email !== '' && password !== ''}
+      onSubmit={() => login.mutate({ email, password }, { onSuccess: () => navigate(next, { replace: true }) })}
+      beforeSubmit={
         <div className="flex justify-end">
           <Link className="text-sm text-brand-700 hover:underline" to={paths.forgotPassword}>
             Forgot password?
           </Link>
         </div>
-        <Button type="submit" className="w-full" disabled={login.isPending || !email || !password}>
-          {login.isPending ? 'Signing in…' : 'Sign in'}
-        </Button>
-      </form>
-    </AuthLayout>
+      }
+    >
+      <Field
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        inputMode="email"
+        required
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+      />
+      <Field
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+    </AuthForm>
   );
 }

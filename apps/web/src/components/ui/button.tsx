@@ -26,6 +26,8 @@ export function Button({ variant = 'primary', size = 'md', asChild, className, t
       type={asChild ? undefined : (type ?? 'button')}
       className={cn(
         'inline-flex items-center justify-center gap-2 rounded-lg font-medium transition-colors disabled:cursor-not-allowed',
+        // Busy but still focusable (focus must not fall to the page while a save runs): looks unavailable.
+        'aria-disabled:cursor-not-allowed aria-disabled:opacity-70',
         variants[variant],
         sizes[size],
         className,

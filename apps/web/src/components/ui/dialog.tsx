@@ -1,6 +1,6 @@
 import { X } from 'lucide-react';
 import { Dialog as D } from 'radix-ui';
-import type { ComponentProps, ReactNode } from 'react';
+import { useRef, type ComponentProps, type ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 
 export const Dialog = D.Root;
@@ -12,18 +12,62 @@ interface DialogContentProps extends ComponentProps<typeof D.Content> {
   /** While busy the dialog cannot be dismissed (Escape, outside click and the close button are ignored). */
   busy?: boolean;
   size?: 'md' | 'lg' | 'full';
+  /**
+   * What opened the dialog, when it is not what has focus as the dialog appears: a dialog opened from a menu item
+   * passes `focusedOpener()` read when the item was chosen (the menu is gone by the time the dialog mounts).
+   */
+  opener?: HTMLElement | null;
+  /** Where focus goes on close when the element that opened the dialog is gone (e.g. its card was removed). */
+  fallbackFocus?: () => HTMLElement | null | undefined;
 }
 
-/** A centred dialog that traps focus and closes on Escape (unless busy). */
+/**
+ * The element to give focus back to when a dialog closes: the focused one, or, when that is an item of a menu (which
+ * closes as the dialog opens), the button that opened the menu. Call it as the dialog is asked to open.
+ */
+export function focusedOpener(): HTMLElement | null {
+  return openerOf(document.activeElement);
+}
+
+function openerOf(active: Element | null): HTMLElement | null {
+  if (!(active instanceof HTMLElement) || active === document.body) return null;
+  const menu = active.closest('[role="menu"]');
+  if (!menu) return active;
+  const trigger = menu.id ? document.querySelector(`[aria-controls="${CSS.escape(menu.id)}"]`) : null;
+  return trigger instanceof HTMLElement ? trigger : null;
+}
+
+/**
+ * A centred dialog that traps focus and closes on Escape (unless busy). On close, focus returns to what opened it
+ * (ADR 009), or to `fallbackFocus` when that is gone.
+ */
 export function DialogContent({
   title,
   description,
   busy,
   size = 'md',
+  opener,
+  fallbackFocus,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   className,
   children,
   ...props
 }: DialogContentProps) {
+  const openedBy = useRef<HTMLElement | null>(null);
+  // Radix announces the open before it moves focus inside: what has focus then opened the dialog.
+  const rememberOpener = (event: Event) => {
+    openedBy.current = opener !== undefined ? opener : focusedOpener();
+    onOpenAutoFocus?.(event);
+  };
+  const returnFocus = (event: Event) => {
+    onCloseAutoFocus?.(event);
+    if (event.defaultPrevented) return;
+    const target = openedBy.current?.isConnected ? openedBy.current : fallbackFocus?.();
+    if (!target) return;
+    event.preventDefault();
+    target.focus();
+  };
   const block = (event: Event) => {
     if (busy) event.preventDefault();
   };
@@ -34,6 +78,8 @@ export function DialogContent({
         onEscapeKeyDown={block}
         onPointerDownOutside={block}
         onInteractOutside={block}
+        onOpenAutoFocus={rememberOpener}
+        onCloseAutoFocus={returnFocus}
         className={cn(
           'fixed z-50 overflow-y-auto bg-white shadow-xl',
           size === 'full'

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { forgotPassword, login, logout, resetPassword, signup, type Session } from '@keyport/shared/contracts/auth';
 import type { BodyOf } from '@keyport/shared/contracts/define';
 import { callApi } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 import { clearSessionToken, setSessionToken } from '../../../lib/session-token';
 
 /** Stores the new session and seeds the `me` query, so the next page renders without a round trip. */
@@ -10,7 +11,7 @@ function useStartSession() {
   return (session: Session) => {
     queryClient.clear();
     setSessionToken(session.token);
-    queryClient.setQueryData(['me'], session.user);
+    queryClient.setQueryData(queryKeys.me, session.user);
   };
 }
 

@@ -1,10 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getKeyToken } from '@keyport/shared/contracts/connect';
 import { callApi } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const keyTokenQueryOptions = (key: string) =>
   queryOptions({
-    queryKey: ['key-token', key],
+    queryKey: queryKeys.keyToken(key),
     queryFn: () => callApi(getKeyToken, { body: { key } }),
     staleTime: Infinity,
   });

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { saveDomains as saveDomainsContract } from '@keyport/shared/contracts/connect';
 import type { BodyOf } from '@keyport/shared/contracts/define';
 import { callApi } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const saveDomains = (body: BodyOf<typeof saveDomainsContract>) => callApi(saveDomainsContract, { body });
 
@@ -11,9 +12,9 @@ export function useSaveDomains() {
   return useMutation({
     mutationFn: saveDomains,
     onSuccess: (result, body) => {
-      queryClient.setQueryData(['key-token', body.key], { tokentheme: result.tokentheme });
-      void queryClient.invalidateQueries({ queryKey: ['keys'] });
-      void queryClient.invalidateQueries({ queryKey: ['user-stores'] });
+      queryClient.setQueryData(queryKeys.keyToken(body.key), { tokentheme: result.tokentheme });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.userStores });
     },
   });
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../lib/api-client';
+import { isNetworkError, serverMessage } from '../../../lib/api-client';
 
 /** §8 "Connect and token" toasts. Server error text is shown as it is. */
 export const CONNECT_MESSAGES = {
@@ -6,17 +6,13 @@ export const CONNECT_MESSAGES = {
   noToken: 'No token received from server',
   generateFailed: 'Failed to generate auth token',
   connectionFailed: 'Failed to connect to server. Please try again.',
+  // No step shows this one now: Next checks the domain in the browser (ADR 009), and a failed Generate Token has the
+  // texts above (or the server's own).
   validateFailed: 'Failed to validate domain. Please try again.',
 } as const;
 
-/** The message for a failed token generation. */
+/** The message for a failed save-and-generate: the server's text as it is, else the §8 text for what happened. */
 export function tokenErrorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.status === 0 ? CONNECT_MESSAGES.connectionFailed : error.message;
-  return CONNECT_MESSAGES.generateFailed;
-}
-
-/** The message for a failed domain save in the wizard. */
-export function domainErrorMessage(error: unknown): string {
-  if (error instanceof ApiError && error.status !== 0) return error.message;
-  return CONNECT_MESSAGES.validateFailed;
+  if (isNetworkError(error)) return CONNECT_MESSAGES.connectionFailed;
+  return serverMessage(error) ?? CONNECT_MESSAGES.generateFailed;
 }

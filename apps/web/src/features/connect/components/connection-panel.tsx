@@ -5,15 +5,17 @@ import type { Key } from '@keyport/shared/contracts/keys';
 import { DOWNLOAD_MESSAGES } from '@keyport/shared/contracts/releases';
 import { EDIT_PANEL_FOCUS_DELAY_MS } from '@keyport/shared/domain/constants';
 import { deriveStoreCard, NO_DOMAIN } from '@keyport/shared/domain/store-card';
-import { stripStoredUrl, validateConnectionDomains } from '@keyport/shared/domain/website-domain';
+import { stripStoredUrl, WEBSITE_DOMAIN_MESSAGES } from '@keyport/shared/domain/website-domain';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
+import { Skeleton } from '../../../components/ui/skeleton';
 import { useKeyToken } from '../api/get-key-token';
 import { useSaveDomains } from '../api/save-domains';
 import { tokenErrorMessage } from './connect-messages';
+import { checkDomainFields, type DomainField, type DomainValues } from './connection-form';
 import { SetupVideo } from './setup-video';
 import { TokenBox } from './token-box';
 
@@ -21,87 +23,144 @@ interface ConnectionPanelProps {
   licenseKey: Key;
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  setupVideoUrl: string | undefined;
+  /** null when no setup-guide video is configured: then no player is shown at all. */
+  setupVideoUrl: string | null | undefined;
   /** The download control for step 2 (from the downloads feature), given the token. */
   renderDownload: (token: string) => ReactNode;
-  /** 2 opens straight on Download Theme (from a card's Download button). */
-  initialStep?: 1 | 2;
+  /** Where focus goes on close when the button that opened the panel has gone (the card's actions changed). */
+  fallbackFocus?: () => HTMLElement | null | undefined;
 }
 
-/** §2 dialog 2 "Edit Connection / Connect to Store": Setup URLs, then Download Theme. */
+type FieldErrors = Partial<Record<DomainField, string>>;
+
+function without(messages: FieldErrors, field: DomainField): FieldErrors {
+  const next = { ...messages };
+  delete next[field];
+  return next;
+}
+
+/**
+ * What a field shows and what it sends. They differ once a save has normalised the shown value: the request still
+ * carries what the person typed, so a converted subdomain stays whitelisted beside its main domain on the next save.
+ */
+type FieldState = { shown: string; sent: string };
+const typedIn = (value: string): FieldState => ({ shown: value, sent: value });
+
+/**
+ * §2 dialog 2 "Edit Connection / Connect to Store", a full-screen panel: step 1 Setup URLs (the form), step 2
+ * Download Theme (the token and the download). Both steps stay on screen, so the notices and errors of step 1 are
+ * still there, under their fields, once step 2 has its token.
+ */
 export function ConnectionPanel({
   licenseKey,
   open,
   onOpenChange,
   setupVideoUrl,
   renderDownload,
-  initialStep = 1,
+  fallbackFocus,
 }: ConnectionPanelProps) {
   const card = deriveStoreCard(licenseKey);
   const save = useSaveDomains();
   const existingToken = useKeyToken(licenseKey.api_key, open);
-  const [step, setStep] = useState<1 | 2>(initialStep);
-  const [form, setForm] = useState({
-    main: stripStoredUrl(licenseKey.main_url),
-    myshopify: stripStoredUrl(licenseKey.myshopify),
-    secondary: stripStoredUrl(licenseKey.secondary_url),
+  const [fields, setFields] = useState<Record<DomainField, FieldState>>({
+    main: typedIn(stripStoredUrl(licenseKey.main_url)),
+    myshopify: typedIn(stripStoredUrl(licenseKey.myshopify)),
+    secondary: typedIn(stripStoredUrl(licenseKey.secondary_url)),
   });
-  const [showSecondary, setShowSecondary] = useState(form.secondary !== '');
-  const [error, setError] = useState<string | null>(null);
-  const [notices, setNotices] = useState<string[]>([]);
-  const firstField = useRef<HTMLInputElement>(null);
+  const [showSecondary, setShowSecondary] = useState(fields.secondary.shown !== '');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [notices, setNotices] = useState<FieldErrors>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const inputs = useRef<Partial<Record<DomainField, HTMLInputElement | null>>>({});
   const token = existingToken.data?.tokentheme ?? null;
+  // The title stays as the panel opened; the 'None' warning goes once the domains are saved.
+  const [startedConnected] = useState(card.domain !== NO_DOMAIN);
 
   // §9: the first field is focused 100 ms after the panel opens.
   useEffect(() => {
     if (!open) return;
-    const timer = setTimeout(() => firstField.current?.focus(), EDIT_PANEL_FOCUS_DELAY_MS);
+    const timer = setTimeout(() => inputs.current.main?.focus(), EDIT_PANEL_FOCUS_DELAY_MS);
     return () => clearTimeout(timer);
   }, [open]);
 
+  /** A changed field loses its own error and notice; 'at least one domain' (under the first field) goes with any. */
+  function change(field: DomainField, value: string) {
+    setFields((current) => ({ ...current, [field]: typedIn(value) }));
+    setErrors((current) => {
+      const next = without(current, field);
+      return next.main === WEBSITE_DOMAIN_MESSAGES.required ? without(next, 'main') : next;
+    });
+    setNotices((current) => without(current, field));
+    setServerError(null);
+  }
+
+  function removeSecondary() {
+    setShowSecondary(false);
+    setFields((current) => ({ ...current, secondary: typedIn('') }));
+    setErrors((current) => without(current, 'secondary'));
+    setNotices((current) => without(current, 'secondary'));
+    setServerError(null);
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault();
-    const input = {
-      main_url: form.main,
-      myshopify: form.myshopify,
-      secondary_url: showSecondary ? form.secondary : '',
+    if (save.isPending) return;
+    const sent: DomainValues = {
+      main: fields.main.sent,
+      myshopify: fields.myshopify.sent,
+      secondary: showSecondary ? fields.secondary.sent : '',
     };
-    const checked = validateConnectionDomains(input);
+    const checked = checkDomainFields(sent);
+    setServerError(null);
     if (!checked.ok) {
-      setError(checked.error);
+      setErrors(checked.errors);
+      setNotices({});
+      const first = (['main', 'myshopify', 'secondary'] as const).find((field) => checked.errors[field]);
+      if (first) inputs.current[first]?.focus();
       return;
     }
-    setError(null);
+    setErrors({});
     setNotices(checked.notices);
-    checked.notices.forEach((notice) => toast.info(notice));
+    // The fields show the normalised value; they keep sending what was typed until the person edits them.
+    setFields({
+      main: { shown: checked.normalised.main, sent: sent.main },
+      myshopify: { shown: checked.normalised.myshopify, sent: sent.myshopify },
+      secondary: { shown: checked.normalised.secondary, sent: sent.secondary },
+    });
     save.mutate(
-      { key: licenseKey.api_key, ...input },
+      { key: licenseKey.api_key, main_url: sent.main, myshopify: sent.myshopify, secondary_url: sent.secondary },
       {
         onSuccess: () => {
+          setSaved(true);
           toast.success('Domains saved and a new token generated');
-          setStep(2);
         },
-        onError: (failure) => {
-          const message = tokenErrorMessage(failure);
-          setError(message);
-          toast.error(message);
-        },
+        onError: (failure) => setServerError(tokenErrorMessage(failure)),
       },
     );
   }
 
-  // Fixed when the panel opens: the title and the 'None' warning do not flip once the domains are saved.
-  const [connected] = useState(card.domain !== NO_DOMAIN);
+  const field = (name: DomainField) => ({
+    ref: (element: HTMLInputElement | null) => {
+      inputs.current[name] = element;
+    },
+    value: fields[name].shown,
+    error: errors[name] ?? null,
+    notice: notices[name] ?? null,
+    onChange: (e: { target: { value: string } }) => change(name, e.target.value),
+  });
+
   return (
     <Dialog open={open} onOpenChange={(next) => (save.isPending ? undefined : onOpenChange(next))}>
       <DialogContent
-        title={connected ? 'Edit Connection' : 'Connect to Store'}
+        title={startedConnected ? 'Edit Connection' : 'Connect to Store'}
         size="full"
         busy={save.isPending}
+        fallbackFocus={fallbackFocus}
         onOpenAutoFocus={(event) => event.preventDefault()}
       >
         <div className="mx-auto grid max-w-6xl gap-8 lg:grid-cols-[minmax(0,1fr)_24rem]">
-          <div className="min-w-0 space-y-5">
+          <div className="min-w-0 space-y-6">
             <div className="rounded-lg bg-slate-50 px-3 py-2">
               <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">License key</p>
               <div className="flex items-center gap-1">
@@ -110,7 +169,7 @@ export function ConnectionPanel({
               </div>
             </div>
 
-            {!connected ? (
+            {!startedConnected && !saved ? (
               <Alert tone="info" className="flex gap-2">
                 <AlertTriangle aria-hidden="true" className="size-4 shrink-0 text-amber-600" />
                 <span>
@@ -120,107 +179,72 @@ export function ConnectionPanel({
               </Alert>
             ) : null}
 
-            <ol className="flex gap-4 text-sm font-medium" aria-label="Steps">
-              <li
-                aria-current={step === 1 ? 'step' : undefined}
-                className={step === 1 ? 'text-brand-700' : 'text-slate-500'}
-              >
+            <section aria-labelledby="setup-urls-heading" className="space-y-4">
+              <h3 id="setup-urls-heading" className="text-base font-semibold text-slate-900">
                 1. Setup URLs
-              </li>
-              <li
-                aria-current={step === 2 ? 'step' : undefined}
-                className={step === 2 ? 'text-brand-700' : 'text-slate-500'}
-              >
-                2. Download Theme
-              </li>
-            </ol>
-
-            {step === 1 ? (
+              </h3>
               <form onSubmit={submit} noValidate className="space-y-4">
                 <Field
-                  ref={firstField}
+                  {...field('main')}
                   label="Website URL"
                   placeholder="yourstore.com"
                   hint="Your store's own domain. A subdomain such as shop.yourstore.com is whitelisted with its main domain."
-                  value={form.main}
-                  onChange={(e) => setForm({ ...form, main: e.target.value })}
                 />
                 <Field
+                  {...field('myshopify')}
                   label="Shopify-platform URL (myshopify)"
                   placeholder="your-store.myshopify.com"
-                  value={form.myshopify}
-                  onChange={(e) => setForm({ ...form, myshopify: e.target.value })}
                 />
                 {showSecondary ? (
-                  <div className="flex items-end gap-2">
-                    <div className="flex-1">
-                      <Field
-                        label="Secondary Domain"
-                        placeholder="second-brand.com"
-                        value={form.secondary}
-                        onChange={(e) => setForm({ ...form, secondary: e.target.value })}
-                      />
-                    </div>
-                    <Button
-                      variant="ghost"
-                      aria-label="Remove secondary domain"
-                      onClick={() => {
-                        setShowSecondary(false);
-                        setForm({ ...form, secondary: '' });
-                      }}
-                    >
-                      <Minus aria-hidden="true" className="size-4" />
-                    </Button>
-                  </div>
+                  <Field
+                    {...field('secondary')}
+                    label="Secondary Domain"
+                    placeholder="second-brand.com"
+                    trailing={
+                      <Button variant="ghost" aria-label="Remove secondary domain" onClick={removeSecondary}>
+                        <Minus aria-hidden="true" className="size-4" />
+                      </Button>
+                    }
+                  />
                 ) : (
                   <Button variant="ghost" size="sm" onClick={() => setShowSecondary(true)}>
                     <Plus aria-hidden="true" className="size-4" />
                     Add Secondary Domain
                   </Button>
                 )}
-                {error ? <Alert>{error}</Alert> : null}
-                {notices.map((notice) => (
-                  <Alert key={notice} tone="info">
-                    {notice}
-                  </Alert>
-                ))}
-                <div className="flex flex-col gap-2 sm:flex-row">
-                  <Button type="submit" disabled={save.isPending}>
-                    {save.isPending ? 'Saving…' : 'Save Domains & Generate Token'}
-                  </Button>
-                  {token ? (
-                    <Button variant="secondary" onClick={() => setStep(2)}>
-                      Use the current token
-                    </Button>
-                  ) : null}
-                </div>
-              </form>
-            ) : (
-              <div className="space-y-4">
-                <div className="space-y-1.5">
-                  <p className="text-sm font-medium text-slate-700">Authentication token</p>
-                  {token ? (
-                    <TokenBox token={token} />
-                  ) : existingToken.isPending ? null : (
-                    <Alert tone="info" className="flex flex-wrap items-center justify-between gap-2">
-                      <span>{DOWNLOAD_MESSAGES.tokenMissing}</span>
-                      <Button size="sm" variant="secondary" onClick={() => setStep(1)}>
-                        Go to Setup URLs
-                      </Button>
-                    </Alert>
-                  )}
-                  <p className="text-xs text-slate-500">
-                    Click to copy. Paste it in your store admin: Themes, Customize, Theme settings, License.
-                  </p>
-                </div>
-                {token ? renderDownload(token) : null}
-                <Button variant="ghost" onClick={() => setStep(1)}>
-                  Back to Setup URLs
+                {serverError ? <Alert>{serverError}</Alert> : null}
+                <Button type="submit" aria-disabled={save.isPending || undefined}>
+                  {save.isPending ? 'Saving…' : 'Save Domains & Generate Token'}
                 </Button>
-              </div>
-            )}
+              </form>
+            </section>
+
+            <section aria-labelledby="download-theme-heading" className="space-y-3 border-t border-slate-200 pt-5">
+              <h3 id="download-theme-heading" className="text-base font-semibold text-slate-900">
+                2. Download Theme
+              </h3>
+              {token ? (
+                <>
+                  <div className="space-y-1.5">
+                    <p className="text-sm font-medium text-slate-700">Authentication token</p>
+                    <TokenBox token={token} />
+                    <p className="text-xs text-slate-500">
+                      Click to copy. Paste it in your store admin: Themes, Customize, Theme settings, License.
+                    </p>
+                  </div>
+                  {renderDownload(token)}
+                </>
+              ) : existingToken.isPending ? (
+                <Skeleton className="h-11 rounded-lg" />
+              ) : (
+                // Said once; the way on is the Save Domains & Generate Token button of step 1.
+                <p className="text-sm text-slate-700" data-testid="token-missing">
+                  {DOWNLOAD_MESSAGES.tokenMissing}
+                </p>
+              )}
+            </section>
           </div>
-          <SetupVideo url={setupVideoUrl} />
+          <SetupVideo url={setupVideoUrl ?? null} />
         </div>
       </DialogContent>
     </Dialog>

@@ -1,8 +1,11 @@
 import { PlayCircle } from 'lucide-react';
 import { useState } from 'react';
 
-/** The setup-guide video: loads only when asked, so the panel stays fast and nothing is fetched unasked. */
-export function SetupVideo({ url }: { url: string | undefined }) {
+/**
+ * The setup-guide video: loads only when asked, so the panel stays fast and nothing is fetched unasked. With no video
+ * configured (SETUP_GUIDE_VIDEO_URL unset) there is no player at all.
+ */
+export function SetupVideo({ url }: { url: string | null }) {
   const [playing, setPlaying] = useState(false);
   if (!url) return null;
   return (

@@ -3,36 +3,64 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { FALLBACK_DOWNLOAD_TOAST_MS } from '@keyport/shared/domain/constants';
 import { Button } from '../../../components/ui/button';
-import { DOWNLOAD_TEXT, DownloadError, downloadTheme } from '../api/download-theme';
 
 interface DownloadThemeButtonProps {
   licenseKey: string;
   licenseType: string;
-  /** The key's auth token; null when none was generated yet. */
-  token: string | null;
-  variant?: 'primary' | 'secondary';
+  /** The key's auth token, or how to get it when the button is pressed (null: none was generated yet). */
+  token: string | (() => Promise<string | null>);
+  /** When given, a key without a token calls this instead of failing with the §8 text (the way to generate one). */
+  onTokenMissing?: () => void;
+  size?: 'sm' | 'md';
+  label?: string;
+  /** The accessible name, when the visible label alone is ambiguous (one Download button per card). */
+  accessibleName?: string;
 }
 
-/** Downloads the theme with the token inside, with a progress bar and the §8 fallbacks. */
-export function DownloadThemeButton({ licenseKey, licenseType, token, variant = 'primary' }: DownloadThemeButtonProps) {
+/**
+ * Downloads the theme with the token inside, with a progress bar and the §8 fallbacks. The download code loads when
+ * the button is first pressed. While busy the button stays focusable (aria-disabled), so focus never drops to the page.
+ */
+export function DownloadThemeButton({
+  licenseKey,
+  licenseType,
+  token,
+  onTokenMissing,
+  size = 'md',
+  label = 'Download Theme',
+  accessibleName,
+}: DownloadThemeButtonProps) {
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
-  const [manualLink, setManualLink] = useState<string | null>(null);
+  const [manual, setManual] = useState<{ message: string; link: string } | null>(null);
 
   async function start() {
+    if (busy) return;
     setBusy(true);
-    setManualLink(null);
+    setManual(null);
     setProgress(null);
     try {
-      const outcome = await downloadTheme({ licenseKey, token, licenseType }, setProgress, () =>
-        toast.error(DOWNLOAD_TEXT.failed),
-      );
-      if (outcome.withToken) toast.success(`Theme ${outcome.version} downloaded with your token inside`);
-      else toast.warning(DOWNLOAD_TEXT.fallbackWarning, { duration: FALLBACK_DOWNLOAD_TOAST_MS });
-    } catch (error) {
-      const message = error instanceof DownloadError ? error.message : DOWNLOAD_TEXT.failed;
-      toast.error(message);
-      if (error instanceof DownloadError && error.manualLink) setManualLink(error.manualLink);
+      const { DOWNLOAD_TEXT, DownloadError, downloadTheme } = await import('../api/download-theme');
+      try {
+        const currentToken = typeof token === 'string' ? token : await token();
+        if (!currentToken && onTokenMissing) {
+          onTokenMissing();
+          return;
+        }
+        const outcome = await downloadTheme({ licenseKey, token: currentToken, licenseType }, setProgress, () =>
+          toast.error(DOWNLOAD_TEXT.failed),
+        );
+        if (outcome.withToken) toast.success(`Theme ${outcome.version} downloaded with your token inside`);
+        else toast.warning(DOWNLOAD_TEXT.fallbackWarning, { duration: FALLBACK_DOWNLOAD_TOAST_MS });
+      } catch (error) {
+        toast.error(error instanceof DownloadError ? error.message : DOWNLOAD_TEXT.failed);
+        if (error instanceof DownloadError && error.manualLink) {
+          setManual({ message: error.message, link: error.manualLink });
+        }
+      }
+    } catch {
+      // The download code itself could not be loaded (offline, or a new release replaced it).
+      toast.error('Download failed');
     } finally {
       setBusy(false);
       setProgress(null);
@@ -41,13 +69,19 @@ export function DownloadThemeButton({ licenseKey, licenseType, token, variant = 
 
   return (
     <div className="space-y-2">
-      <Button variant={variant} onClick={() => void start()} disabled={busy} className="w-full sm:w-auto">
+      <Button
+        size={size}
+        onClick={() => void start()}
+        aria-disabled={busy || undefined}
+        aria-label={accessibleName}
+        className={size === 'md' ? 'w-full sm:w-auto' : undefined}
+      >
         {busy ? (
           <Loader2 aria-hidden="true" className="size-4 animate-spin" />
         ) : (
           <Download aria-hidden="true" className="size-4" />
         )}
-        {busy ? 'Downloading…' : 'Download Theme'}
+        {busy ? 'Downloading…' : label}
       </Button>
       {busy ? (
         <div
@@ -66,10 +100,10 @@ export function DownloadThemeButton({ licenseKey, licenseType, token, variant = 
           />
         </div>
       ) : null}
-      {manualLink ? (
+      {manual ? (
         <p className="text-sm text-slate-700">
-          {DOWNLOAD_TEXT.failedCompletely}{' '}
-          <a href={manualLink} className="font-medium text-brand-700 underline">
+          {manual.message}{' '}
+          <a href={manual.link} className="font-medium text-brand-700 underline">
             Download manually
           </a>
         </p>

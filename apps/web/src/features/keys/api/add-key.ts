@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { addKey as addKeyContract } from '@keyport/shared/contracts/keys';
 import { callApi } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const addKey = (key: string) => callApi(addKeyContract, { body: { key: key.trim() } });
 
@@ -11,8 +12,8 @@ export function useAddKey() {
     mutationFn: addKey,
     onSuccess: async () => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['me'] }),
-        queryClient.invalidateQueries({ queryKey: ['keys'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.me }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.keys }),
       ]);
     },
   });

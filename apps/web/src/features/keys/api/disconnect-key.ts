@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { disconnectKey as disconnectKeyContract } from '@keyport/shared/contracts/keys';
 import { callApi } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const disconnectKey = (apiKey: string) => callApi(disconnectKeyContract, { body: { apiKey } });
 
@@ -11,8 +12,8 @@ export function useDisconnectKey() {
   return useMutation({
     mutationFn: disconnectKey,
     onSuccess: (_result, apiKey) => {
-      queryClient.setQueryData<Key[]>(['keys'], (keys) => keys?.filter((key) => key.api_key !== apiKey));
-      void queryClient.invalidateQueries({ queryKey: ['keys'] });
+      queryClient.setQueryData<Key[]>(queryKeys.keys, (keys) => keys?.filter((key) => key.api_key !== apiKey));
+      void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
     },
   });
 }

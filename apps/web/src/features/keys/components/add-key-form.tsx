@@ -3,10 +3,9 @@ import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { ADD_KEY_EMPTY_MESSAGE } from '@keyport/shared/contracts/keys';
 import { NAVIGATE_AFTER_ADD_KEY_MS } from '@keyport/shared/domain/constants';
-import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
-import { ApiError } from '../../../lib/api-client';
+import { serverMessage } from '../../../lib/api-client';
 import { useAddKey } from '../api/add-key';
 import { paths } from '../../../lib/paths';
 
@@ -42,8 +41,7 @@ export function AddKeyForm({ onBusyChange, onAdded, onCancel }: AddKeyFormProps)
         onAdded?.();
         setTimeout(() => navigate(paths.myKeys), NAVIGATE_AFTER_ADD_KEY_MS);
       },
-      onError: (failure) =>
-        setError(failure instanceof ApiError && failure.status !== 0 ? failure.message : ADD_KEY_FALLBACK_ERROR),
+      onError: (failure) => setError(serverMessage(failure) ?? ADD_KEY_FALLBACK_ERROR),
       onSettled: () => onBusyChange?.(false),
     });
   }
@@ -58,13 +56,13 @@ export function AddKeyForm({ onBusyChange, onAdded, onCancel }: AddKeyFormProps)
         spellCheck={false}
         className="font-mono"
         value={key}
+        error={error}
         disabled={busy}
         onChange={(e) => {
           setKey(e.target.value);
           setError(null);
         }}
       />
-      {error ? <Alert>{error}</Alert> : null}
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         {onCancel ? (
           <Button variant="secondary" onClick={onCancel} disabled={busy}>

@@ -8,10 +8,21 @@ interface DisconnectDialogProps {
   storeName: string;
   onOpenChange: (open: boolean) => void;
   onDisconnected?: () => void;
+  /** The control that asked for the dialog (read with `focusedOpener()` as it was chosen): focus returns there. */
+  opener?: HTMLElement | null;
+  /** Where focus goes once the key is disconnected and its card, with the opener, has left the page. */
+  fallbackFocus?: () => HTMLElement | null | undefined;
 }
 
 /** Confirms, then disconnects with the §8 texts: 'Disconnecting app...', then success or failure. */
-export function DisconnectDialog({ apiKey, storeName, onOpenChange, onDisconnected }: DisconnectDialogProps) {
+export function DisconnectDialog({
+  apiKey,
+  storeName,
+  onOpenChange,
+  onDisconnected,
+  opener,
+  fallbackFocus,
+}: DisconnectDialogProps) {
   const disconnect = useDisconnectKey();
 
   function confirm() {
@@ -29,7 +40,12 @@ export function DisconnectDialog({ apiKey, storeName, onOpenChange, onDisconnect
 
   return (
     <Dialog open={apiKey !== null} onOpenChange={(next) => (disconnect.isPending ? undefined : onOpenChange(next))}>
-      <DialogContent title="Disconnect this key?" busy={disconnect.isPending}>
+      <DialogContent
+        title="Disconnect this key?"
+        busy={disconnect.isPending}
+        opener={opener}
+        fallbackFocus={fallbackFocus}
+      >
         <p className="text-sm text-slate-700">
           <strong>{storeName}</strong> will be disconnected and the key removed from your account. The theme on that
           store stops receiving a valid license. You can add the key again later with Add New Key.

@@ -4,12 +4,7 @@ import { Link } from 'react-router';
 import { cardTier, isStoreConnected, type StoreCard } from '@keyport/shared/domain/store-card';
 import { Badge } from '../../../components/ui/badge';
 import { CopyButton } from '../../../components/ui/copy-button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from '../../../components/ui/dropdown-menu';
+import { ActionsMenu } from '../../../components/ui/actions-menu';
 import { cn } from '../../../lib/cn';
 import { TIER_STYLES } from './tier-style';
 import { paths } from '../../../lib/paths';
@@ -40,30 +35,23 @@ export function KeyCard({ card, onDisconnect, focused = false, actions }: KeyCar
       <div className="flex flex-1 flex-col gap-3 p-4">
         <div className="flex items-start justify-between gap-2">
           <div className="min-w-0">
-            <h3 className="truncate text-base font-semibold text-slate-900">{card.name}</h3>
-            <p className="flex items-center gap-1 text-sm text-slate-600">
+            <h2 className="text-base font-semibold wrap-anywhere text-slate-900">{card.name}</h2>
+            <p className="flex items-start gap-1 text-sm text-slate-600">
               <Globe aria-hidden="true" className="size-3.5 shrink-0" />
-              <span className="truncate" data-testid="card-domain">
+              {/* A domain is read in full: it wraps (anywhere, as a URL has few spaces) rather than being cut off. */}
+              <span className="min-w-0 wrap-anywhere" data-testid="card-domain">
                 {card.domain}
               </span>
             </p>
           </div>
           <div className="flex items-center gap-1">
             <Badge className={TIER_STYLES[tier].badge}>{tier}</Badge>
-            <DropdownMenu>
-              <DropdownMenuTrigger
-                aria-label={`More actions for ${card.name}`}
-                className="rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
-              >
-                <MoreVertical aria-hidden="true" className="size-4" />
-              </DropdownMenuTrigger>
-              <DropdownMenuContent>
-                <DropdownMenuItem tone="danger" onSelect={() => onDisconnect(card)}>
-                  <Unplug aria-hidden="true" className="size-4" />
-                  Disconnect
-                </DropdownMenuItem>
-              </DropdownMenuContent>
-            </DropdownMenu>
+            <ActionsMenu
+              label={`More actions for ${card.name}`}
+              triggerClassName="rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+              trigger={<MoreVertical aria-hidden="true" className="size-4" />}
+              items={[{ label: 'Disconnect', icon: Unplug, tone: 'danger', onSelect: () => onDisconnect(card) }]}
+            />
           </div>
         </div>
 
@@ -78,11 +66,11 @@ export function KeyCard({ card, onDisconnect, focused = false, actions }: KeyCar
         {focused ? (
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-lg bg-slate-50 p-3 text-sm">
             <dt className="text-slate-500">Store</dt>
-            <dd className="truncate text-slate-800">{card.domain}</dd>
+            <dd className="min-w-0 wrap-anywhere text-slate-800">{card.domain}</dd>
             <dt className="text-slate-500">Shopify domain</dt>
-            <dd className="truncate text-slate-800">{card.myshopify || 'Not set'}</dd>
+            <dd className="min-w-0 wrap-anywhere text-slate-800">{card.myshopify || 'Not set'}</dd>
             <dt className="text-slate-500">Secondary domain</dt>
-            <dd className="truncate text-slate-800">{card.secondary_url || 'Not set'}</dd>
+            <dd className="min-w-0 wrap-anywhere text-slate-800">{card.secondary_url || 'Not set'}</dd>
             <dt className="text-slate-500">License</dt>
             <dd className="text-slate-800">{tier}</dd>
           </dl>

@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { deriveStoreCard, type StoreCard } from '@keyport/shared/domain/store-card';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { focusedOpener } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useKeys } from '../api/get-keys';
@@ -23,7 +24,7 @@ export function KeyDetail({
 }) {
   const keys = useKeys();
   const navigate = useNavigate();
-  const [disconnecting, setDisconnecting] = useState<StoreCard | null>(null);
+  const [disconnecting, setDisconnecting] = useState<{ card: StoreCard; opener: HTMLElement | null } | null>(null);
   const key = keys.data?.find((k) => k.id === keyId);
   const card = key ? deriveStoreCard(key) : null;
 
@@ -46,7 +47,7 @@ export function KeyDetail({
           <KeyCard
             card={card}
             focused
-            onDisconnect={setDisconnecting}
+            onDisconnect={(disconnected) => setDisconnecting({ card: disconnected, opener: focusedOpener() })}
             actions={renderActions && key ? renderActions(card, key) : null}
           />
         </>
@@ -62,8 +63,9 @@ export function KeyDetail({
         </EmptyState>
       )}
       <DisconnectDialog
-        apiKey={disconnecting?.api_key ?? null}
-        storeName={disconnecting?.name ?? ''}
+        apiKey={disconnecting?.card.api_key ?? null}
+        storeName={disconnecting?.card.name ?? ''}
+        opener={disconnecting?.opener}
         onOpenChange={(open) => (open ? undefined : setDisconnecting(null))}
         onDisconnected={() => navigate(paths.myKeys)}
       />

@@ -1,5 +1,5 @@
 import { KeyRound, Plus, SearchX, ShoppingBag } from 'lucide-react';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { Link } from 'react-router';
 import {
@@ -13,6 +13,7 @@ import {
 import { SEARCH_DEBOUNCE_MS } from '@keyport/shared/domain/constants';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { focusedOpener } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Pagination } from '../../../components/ui/pagination';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
@@ -39,7 +40,8 @@ export function KeysBoard({ initialQuery, links, renderActions }: KeysBoardProps
   const [type, setType] = useState<StoreTypeFilter>('ALL');
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
-  const [disconnecting, setDisconnecting] = useState<StoreCard | null>(null);
+  const [disconnecting, setDisconnecting] = useState<{ card: StoreCard; opener: HTMLElement | null } | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   const query = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
 
   const cards = useMemo(() => (keys.data ?? []).map(deriveStoreCard), [keys.data]);
@@ -56,8 +58,15 @@ export function KeysBoard({ initialQuery, links, renderActions }: KeysBoardProps
 
   return (
     <section aria-labelledby="keys-heading" className="space-y-5">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 id="keys-heading" className="text-2xl font-semibold tracking-tight text-slate-900">
+      {/* Below sm the buttons have a row of their own from the start: "Get More Keys", which arrives with the
+          configuration, then moves nothing. */}
+      <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center sm:justify-between">
+        <h1
+          id="keys-heading"
+          ref={heading}
+          tabIndex={-1}
+          className="text-2xl font-semibold tracking-tight text-slate-900 focus:outline-none"
+        >
           Keys
         </h1>
         <div className="flex flex-wrap gap-2">
@@ -123,7 +132,7 @@ export function KeysBoard({ initialQuery, links, renderActions }: KeysBoardProps
               <li key={card.id}>
                 <KeyCard
                   card={card}
-                  onDisconnect={setDisconnecting}
+                  onDisconnect={(disconnected) => setDisconnecting({ card: disconnected, opener: focusedOpener() })}
                   actions={renderActions && keyById.get(card.id) ? renderActions(card, keyById.get(card.id)!) : null}
                 />
               </li>
@@ -135,9 +144,12 @@ export function KeysBoard({ initialQuery, links, renderActions }: KeysBoardProps
 
       <AddKeyDialog open={adding} onOpenChange={setAdding} />
       <DisconnectDialog
-        apiKey={disconnecting?.api_key ?? null}
-        storeName={disconnecting?.name ?? ''}
+        apiKey={disconnecting?.card.api_key ?? null}
+        storeName={disconnecting?.card.name ?? ''}
         onOpenChange={(open) => (open ? undefined : setDisconnecting(null))}
+        opener={disconnecting?.opener}
+        // The card has gone with its menu: focus goes to the list's heading.
+        fallbackFocus={() => heading.current}
       />
     </section>
   );

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getHomepageSettings, HomepageDataSchema, type HomepageData } from '@keyport/shared/contracts/homepage';
 import { callApi } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 import { STORAGE_KEYS } from '../../../lib/storage-keys';
 
 export interface HomepageFeed {
@@ -41,6 +42,6 @@ export async function getHomepageFeed(): Promise<HomepageFeed> {
 }
 
 export const homepageFeedQueryOptions = () =>
-  queryOptions({ queryKey: ['homepage-feed'], queryFn: getHomepageFeed, retry: false, staleTime: 5 * 60_000 });
+  queryOptions({ queryKey: queryKeys.homepageFeed, queryFn: getHomepageFeed, retry: false, staleTime: 5 * 60_000 });
 
 export const useHomepageFeed = () => useQuery(homepageFeedQueryOptions());

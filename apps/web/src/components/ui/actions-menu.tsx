@@ -1,0 +1,69 @@
+import type { LucideIcon } from 'lucide-react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+
+export interface ActionsMenuItem {
+  label: string;
+  icon: LucideIcon;
+  tone?: 'default' | 'danger';
+  onSelect: () => void;
+}
+
+export interface ActionsMenuProps {
+  /** The trigger's accessible name ("More actions for aurora-outfitters"). */
+  label: string;
+  /** What the trigger shows (an icon): the same before and after the menu's code arrives. */
+  trigger: ReactNode;
+  triggerClassName: string;
+  items: ActionsMenuItem[];
+}
+
+export interface LoadedActionsMenuProps extends ActionsMenuProps {
+  /** Open at once: the person pressed the trigger before the menu's code arrived. */
+  defaultOpen: boolean;
+  /** The placeholder trigger had focus when it was replaced: keep it on the real one. */
+  takeFocus: boolean;
+}
+
+const LoadedActionsMenu = lazy(() => import('./actions-menu-loaded'));
+
+/**
+ * A menu of actions behind a trigger button. The trigger paints with the page; the menu itself (Radix DropdownMenu
+ * and its positioning code) loads right after the first paint, outside the dashboard's initial bundle. A press that
+ * comes first opens the menu once it is here.
+ */
+export function ActionsMenu(props: ActionsMenuProps) {
+  const [load, setLoad] = useState(false);
+  const [openOnLoad, setOpenOnLoad] = useState(false);
+  const focused = useRef(false);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setLoad(true), 0);
+    return () => clearTimeout(timer);
+  }, []);
+
+  const placeholder = (
+    <button
+      type="button"
+      className={props.triggerClassName}
+      aria-label={props.label}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onFocus={() => (focused.current = true)}
+      onBlur={(event) => {
+        if (event.relatedTarget) focused.current = false;
+      }}
+      onClick={() => {
+        setOpenOnLoad(true);
+        setLoad(true);
+      }}
+    >
+      {props.trigger}
+    </button>
+  );
+  if (!load) return placeholder;
+  return (
+    <Suspense fallback={placeholder}>
+      <LoadedActionsMenu {...props} defaultOpen={openOnLoad} takeFocus={focused.current} />
+    </Suspense>
+  );
+}

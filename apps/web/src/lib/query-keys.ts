@@ -1,0 +1,12 @@
+/**
+ * Every TanStack Query key of the web app, in one place: features read and invalidate through these, never through
+ * string literals, so a key cannot drift between the query that fills it and the mutation that refreshes it.
+ */
+export const queryKeys = {
+  me: ['me'] as const,
+  keys: ['keys'] as const,
+  keyToken: (licenseKey: string) => ['key-token', licenseKey] as const,
+  userStores: ['user-stores'] as const,
+  homepageFeed: ['homepage-feed'] as const,
+  publicConfig: ['public-config'] as const,
+};
