@@ -1,12 +1,17 @@
 import type { BodyOf, Contract, ParamsOf, QueryOf, ResponseOf } from '@keyport/shared/contracts/define';
 import { clearSessionToken, getSessionToken } from './session-token';
 
-/** A failed call: the server's `{ error }` text and status, or a network failure (status 0). */
+/**
+ * A failed call: the server's `{ error }` text and status, or a network failure (status 0). `code` is the server's
+ * machine-readable code (null when the answer carried no `{ error, code }` body); `statusText` the HTTP status text.
+ */
 export class ApiError extends Error {
   override name = 'ApiError';
   constructor(
     readonly status: number,
     message: string,
+    readonly code: string | null = null,
+    readonly statusText: string = '',
   ) {
     super(message);
   }
@@ -76,13 +81,13 @@ export async function callApiForResponse<C extends Contract>(contract: C, input:
 
   if (response.ok) return response;
   const payload: unknown = await response.json().catch(() => null);
-  const message =
-    payload && typeof payload === 'object' && 'error' in payload && typeof payload.error === 'string'
-      ? payload.error
-      : `Request failed (${response.status} ${response.statusText})`;
+  const serverError =
+    payload && typeof payload === 'object' && 'error' in payload && typeof payload.error === 'string' ? payload : null;
+  const message = serverError ? serverError.error : `Request failed (${response.status} ${response.statusText})`;
+  const code = serverError && 'code' in serverError && typeof serverError.code === 'string' ? serverError.code : null;
   if (response.status === 401 && contract.access !== 'public' && token) {
     clearSessionToken();
     unauthorizedListeners.forEach((listener) => listener());
   }
-  throw new ApiError(response.status, message);
+  throw new ApiError(response.status, message, code, response.statusText);
 }

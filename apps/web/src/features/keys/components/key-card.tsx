@@ -11,7 +11,7 @@ import {
   DropdownMenuTrigger,
 } from '../../../components/ui/dropdown-menu';
 import { cn } from '../../../lib/cn';
-import { TIER_STYLES } from './tier-style';
+import { TIER_STYLES } from '../../../components/ui/tier-style';
 import { paths } from '../../../lib/paths';
 
 interface KeyCardProps {
