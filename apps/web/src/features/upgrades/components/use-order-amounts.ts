@@ -1,4 +1,4 @@
-import { calculateVat } from '@keyport/shared/domain/vat';
+import { calculateVat, vatRateBpFromPercent } from '@keyport/shared/domain/vat';
 import { useVatQuote } from '../api/calculate-vat';
 
 /** What the order summary shows, in cents; the rate in basis points. */
@@ -34,12 +34,13 @@ export function useOrderAmounts(input: OrderAmountsInput | null): OrderAmounts |
     },
   );
   if (!input) return null;
-  if (quote.data) {
+  const serverRateBp = quote.data ? vatRateBpFromPercent(quote.data.vat_rate) : null;
+  if (quote.data && serverRateBp !== null) {
     return {
       baseCents: quote.data.base_amount,
       vatCents: quote.data.vat_amount,
       totalCents: quote.data.total_amount,
-      rateBp: Math.round(quote.data.vat_rate * 100),
+      rateBp: serverRateBp,
       reverseCharge: quote.data.reverse_charge,
       fromServer: true,
     };

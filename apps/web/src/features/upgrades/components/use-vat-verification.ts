@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { VAT_MESSAGES, VAT_VERIFY_DEBOUNCE_MS, VAT_VERIFY_MIN_LENGTH } from '@keyport/shared/domain/vat';
+import { shouldVerifyVatId, VAT_MESSAGES, VAT_VERIFY_DEBOUNCE_MS } from '@keyport/shared/domain/vat';
 import { ApiError } from '../../../lib/api-client';
 import { verifyVatNumber } from '../api/verify-vat-number';
 
@@ -52,7 +52,7 @@ export function useVatVerification(vatId: string, enabled: boolean) {
   }, []);
 
   useEffect(() => {
-    if (!enabled || text.length < VAT_VERIFY_MIN_LENGTH) return;
+    if (!enabled || !shouldVerifyVatId(text)) return;
     const controller = new AbortController();
     const timer = setTimeout(() => void verify(text, controller.signal), VAT_VERIFY_DEBOUNCE_MS);
     return () => {
