@@ -3,6 +3,7 @@ import { lazy, Suspense, useState } from 'react';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { isStoreConnected, type StoreCard } from '@keyport/shared/domain/store-card';
 import { Button } from '../components/ui/button';
+import { UpgradeLicenseAction } from '../features/upgrades/components/upgrade-license-action';
 import { usePublicConfig } from '../lib/public-config';
 
 // The connect dialogs load when first opened; the dashboard's initial bundle stays within budget.
@@ -16,7 +17,7 @@ const DownloadThemeButton = lazy(() =>
   import('../features/downloads/components/download-theme-button').then((m) => ({ default: m.DownloadThemeButton })),
 );
 
-/** The card's connect, edit-connection and download actions: composes the connect and downloads features. */
+/** The card's connect, edit-connection, download and upgrade actions: composes the connect, downloads and upgrades features. */
 export function KeyCardActions({ card, licenseKey }: { card: StoreCard; licenseKey: Key }) {
   const config = usePublicConfig();
   const [open, setOpen] = useState<'wizard' | 'panel' | 'download' | null>(null);
@@ -46,6 +47,7 @@ export function KeyCardActions({ card, licenseKey }: { card: StoreCard; licenseK
           </Button>
         </>
       )}
+      <UpgradeLicenseAction licenseKey={licenseKey} />
       {open === 'wizard' ? (
         <Suspense fallback={null}>
           <ConnectWizard

@@ -81,10 +81,10 @@ export async function callApiForResponse<C extends Contract>(contract: C, input:
 
   if (response.ok) return response;
   const payload: unknown = await response.json().catch(() => null);
-  const serverError =
-    payload && typeof payload === 'object' && 'error' in payload && typeof payload.error === 'string' ? payload : null;
-  const message = serverError ? serverError.error : `Request failed (${response.status} ${response.statusText})`;
-  const code = serverError && 'code' in serverError && typeof serverError.code === 'string' ? serverError.code : null;
+  const body = payload && typeof payload === 'object' ? (payload as { error?: unknown; code?: unknown }) : null;
+  const serverMessage = typeof body?.error === 'string' ? body.error : null;
+  const message = serverMessage ?? `Request failed (${response.status} ${response.statusText})`;
+  const code = serverMessage !== null && typeof body?.code === 'string' ? body.code : null;
   if (response.status === 401 && contract.access !== 'public' && token) {
     clearSessionToken();
     unauthorizedListeners.forEach((listener) => listener());

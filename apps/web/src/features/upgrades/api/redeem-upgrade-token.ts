@@ -1,9 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  redeemTokenLiteToPro,
-  redeemTokenToPro,
-  redeemTokenToRegular,
-} from '@keyport/shared/contracts/upgrades';
+import { redeemTokenLiteToPro, redeemTokenToPro, redeemTokenToRegular } from '@keyport/shared/contracts/upgrades';
 import type { UpgradePath } from '@keyport/shared/domain/upgrade-paths';
 import { callApi } from '../../../lib/api-client';
 

@@ -32,9 +32,7 @@ export function OrderSummary({ amounts }: { amounts: OrderAmounts }) {
         </dd>
       </dl>
       {amounts.reverseCharge ? (
-        <p className="mt-2 text-xs text-slate-600">
-          VAT to be accounted for by the recipient (EU reverse charge).
-        </p>
+        <p className="mt-2 text-xs text-slate-600">VAT to be accounted for by the recipient (EU reverse charge).</p>
       ) : null}
     </section>
   );

@@ -2,7 +2,7 @@ import { Loader2, Lock } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
 import { billingComplete, type BillingErrors, type BillingForm } from '@keyport/shared/domain/billing';
-import { CARD_PAYMENT_MESSAGES, isSandboxPublishableKey } from '@keyport/shared/domain/card-payment';
+import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
 import { formatUsd } from '@keyport/shared/domain/money';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
@@ -17,11 +17,11 @@ import type { VatCheckResult } from './use-vat-verification';
 // Stripe's own code loads only with a real publishable key.
 const StripeCardField = lazy(() => import('./stripe-card-field'));
 
+/** The offline sandbox's publishable keys start so (GET /stripe/config); Stripe's own start `pk_test_` / `pk_live_`. */
+export const isSandboxPublishableKey = (key: string) => key.startsWith('pk_sandbox_');
+
 export type PaymentState =
-  | { status: 'idle' }
-  | { status: 'processing' }
-  | { status: 'succeeded' }
-  | { status: 'error'; message: string };
+  { status: 'idle' } | { status: 'processing' } | { status: 'succeeded' } | { status: 'error'; message: string };
 
 interface PaymentColumnProps {
   selected: UpgradeOption | null;

@@ -1,7 +1,8 @@
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
-import { loadStripe, type Stripe, type StripeCardElementChangeEvent } from '@stripe/stripe-js/pure';
+import type { Stripe, StripeCardElementChangeEvent } from '@stripe/stripe-js';
+import { loadStripe } from '@stripe/stripe-js/pure';
 import { useEffect, useId, useState } from 'react';
-import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
+import { CARD_PAYMENT_MESSAGES, confirmationFailureMessage } from '@keyport/shared/domain/card-payment';
 import type { CardConfirmer, CardFieldChange } from '../payment/card-confirmer';
 import { PanelState } from './panel-state';
 
@@ -71,10 +72,10 @@ function StripeCard({ onChange, disabled }: Omit<StripeCardFieldProps, 'publisha
             },
           },
         });
-        if (result.error) return { ok: false, message: result.error.message ?? CARD_PAYMENT_MESSAGES.confirmationFailed };
+        if (result.error) return { ok: false, message: confirmationFailureMessage(result.error.message) };
         const status = result.paymentIntent?.status;
         if (status === 'succeeded' || status === 'processing') return { ok: true };
-        return { ok: false, message: CARD_PAYMENT_MESSAGES.confirmationFailed };
+        return { ok: false, message: confirmationFailureMessage(null) };
       },
     };
     onChange({ complete: true, confirmer });

@@ -3,9 +3,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import type { Key } from '@keyport/shared/contracts/keys';
 import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
-import { TOKEN_MESSAGES } from '@keyport/shared/domain/card-payment';
-import { tierFromFlags } from '@keyport/shared/domain/tiers';
-import { findUpgradePath, tokenRedeemedMessage } from '@keyport/shared/domain/upgrade-paths';
+import { checkTokenRedemption, TOKEN_MESSAGES } from '@keyport/shared/domain/card-payment';
+import { tokenRedeemedMessage } from '@keyport/shared/domain/upgrade-paths';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { ApiError } from '../../../lib/api-client';
@@ -41,11 +40,9 @@ export function TokenRedeemBox({
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const upgradeKey = token.trim();
-    if (upgradeKey === '') return setError(TOKEN_MESSAGES.required);
-    if (!selected) return setError(TOKEN_MESSAGES.selectType);
-    const path = findUpgradePath(tierFromFlags(licenseKey), selected.to);
-    if (path === null || path !== selected.path) return setError(TOKEN_MESSAGES.invalidPath);
+    const check = checkTokenRedemption({ token, option: selected });
+    if (!check.ok) return setError(check.message);
+    const { path, token: upgradeKey } = check;
     setError(null);
     onBusyChange(true);
     redeem.mutate(

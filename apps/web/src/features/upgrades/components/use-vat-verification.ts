@@ -13,7 +13,13 @@ export interface VatCheckResult {
   vatNumber: string | null;
 }
 
-const IDLE: VatCheckResult = { status: 'idle', message: null, companyName: null, companyAddress: null, vatNumber: null };
+const IDLE: VatCheckResult = {
+  status: 'idle',
+  message: null,
+  companyName: null,
+  companyAddress: null,
+  vatNumber: null,
+};
 
 /**
  * §4 "VAT ID verification": idle → verifying → valid, invalid or error. It starts by itself 1 second after the input

@@ -65,7 +65,9 @@ export function VatIdField({ value, onChange, check, onVerify, disabled }: VatId
         ) : check.message ? (
           <p className="text-sm text-red-600">{check.message}</p>
         ) : (
-          <p className="text-xs text-slate-500">An EU business with a verified VAT ID of its billing country pays no VAT (reverse charge).</p>
+          <p className="text-xs text-slate-500">
+            An EU business with a verified VAT ID of its billing country pays no VAT (reverse charge).
+          </p>
         )}
       </div>
     </div>

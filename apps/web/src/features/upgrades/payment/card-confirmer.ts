@@ -1,4 +1,4 @@
-import type { BillingInput } from '@keyport/shared/contracts/billing';
+import type { BillingInput } from '@keyport/shared/contracts/payments';
 
 export type CardConfirmation = { ok: true } | { ok: false; message: string };
 

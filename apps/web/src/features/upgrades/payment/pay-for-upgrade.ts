@@ -1,16 +1,14 @@
-import type { BillingInput } from '@keyport/shared/contracts/billing';
+import type { BillingInput, OrderQuote } from '@keyport/shared/contracts/payments';
 import type { Key } from '@keyport/shared/contracts/keys';
-import type { OrderQuote } from '@keyport/shared/contracts/payments';
 import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
-import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
+import { CARD_PAYMENT_MESSAGES, paymentIntentFailureMessage } from '@keyport/shared/domain/card-payment';
 import { ApiError } from '../../../lib/api-client';
 import { createPaymentIntent } from '../api/create-payment-intent';
 import { syncPaymentIntent } from '../api/sync-payment-intent';
 import type { CardConfirmer } from './card-confirmer';
 
 export type PaymentOutcome =
-  | { status: 'succeeded'; order: OrderQuote; key: Key | null }
-  | { status: 'error'; message: string };
+  { status: 'succeeded'; order: OrderQuote; key: Key | null } | { status: 'error'; message: string };
 
 export interface PayForUpgradeInput {
   option: UpgradeOption;
@@ -34,7 +32,12 @@ export const PAYMENT_FOLLOW_UP = {
  * computes every amount), confirms it with the card, then asks the server to sync it, which fulfils the upgrade at
  * once (the webhook would do the same, later). Every failure becomes one of §8's card-payment texts.
  */
-export async function payForUpgrade({ option, licenseKey, billing, confirmer }: PayForUpgradeInput): Promise<PaymentOutcome> {
+export async function payForUpgrade({
+  option,
+  licenseKey,
+  billing,
+  confirmer,
+}: PayForUpgradeInput): Promise<PaymentOutcome> {
   if (!confirmer) return { status: 'error', message: CARD_PAYMENT_MESSAGES.cardUnavailable };
   if (!option.priceId) return { status: 'error', message: CARD_PAYMENT_MESSAGES.noPriceId(option.to) };
   try {
@@ -84,6 +87,7 @@ export async function payForUpgrade({ option, licenseKey, billing, confirmer }: 
 /** §8: 'Failed to create payment intent: {status text}' or the server's own message. */
 function createFailedMessage(error: unknown): string {
   if (!(error instanceof ApiError)) return CARD_PAYMENT_MESSAGES.unexpected;
-  if (error.code !== null || error.status === 0) return error.message;
-  return CARD_PAYMENT_MESSAGES.createFailed(error.statusText || String(error.status));
+  // A network failure has no status: its message says so.
+  const serverMessage = error.code !== null || error.status === 0 ? error.message : null;
+  return paymentIntentFailureMessage({ serverMessage, statusText: error.statusText, status: error.status });
 }

@@ -1,4 +1,4 @@
-import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
+import { confirmationFailureMessage } from '@keyport/shared/domain/card-payment';
 import { ApiError } from '../../../lib/api-client';
 import { confirmSandboxPayment } from '../api/confirm-sandbox-payment';
 import type { CardConfirmer } from './card-confirmer';
@@ -14,10 +14,8 @@ export function sandboxConfirmer(cardNumber: string): CardConfirmer {
         await confirmSandboxPayment(intent.id, cardNumber);
         return { ok: true };
       } catch (error) {
-        if (error instanceof ApiError && error.status === 402 && error.code !== null) {
-          return { ok: false, message: error.message };
-        }
-        return { ok: false, message: CARD_PAYMENT_MESSAGES.confirmationFailed };
+        const declined = error instanceof ApiError && error.status === 402 && error.code !== null;
+        return { ok: false, message: confirmationFailureMessage(declined ? error.message : null) };
       }
     },
   };
