@@ -1,9 +1,8 @@
 import { useId, useMemo } from 'react';
 import { COUNTRIES_FALLBACK_MESSAGE, DEFAULT_COUNTRIES } from '@keyport/shared/domain/billing';
+import { countryName, sortCountriesByName } from '@keyport/shared/domain/countries';
 import { cn } from '../../../lib/cn';
 import { useCountries } from '../api/get-countries';
-
-const byName = new Intl.Collator('en');
 
 interface CountrySelectProps {
   value: string;
@@ -21,14 +20,11 @@ export function CountrySelect({ value, onChange, error, disabled }: CountrySelec
   const countries = useCountries();
   const failed = countries.isError;
   const list = useMemo(
-    () =>
-      [...(countries.data?.countries ?? (failed ? DEFAULT_COUNTRIES : []))].sort((a, b) =>
-        byName.compare(a.name, b.name),
-      ),
+    () => sortCountriesByName(countries.data?.countries ?? (failed ? DEFAULT_COUNTRIES : [])),
     [countries.data, failed],
   );
   // While the list loads, the chosen country is still shown (the default US included).
-  const options = list.length > 0 ? list : [{ code: value, name: value }];
+  const options = list.length > 0 ? list : [{ code: value, name: countryName(value) }];
   const describedBy = [error ? `${id}-error` : null, failed ? `${id}-fallback` : null].filter(Boolean).join(' ');
 
   return (
