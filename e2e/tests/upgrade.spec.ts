@@ -77,6 +77,7 @@ test('LITE to REGULAR by card for a German consumer: 19% VAT, $142.80, then the 
   await dialog.getByLabel('Full name').click();
   await expect(dialog.getByText('Your card number is incomplete.')).toBeVisible();
   await fillCard(dialog, '4242 4242 4242 4242');
+  await expect(pay).toBeEnabled();
   await page.screenshot({ path: path.join(screenshots, 'upgrade-dialog-desktop.png') });
   await pay.click();
 
@@ -135,7 +136,9 @@ test("a declined card says 'Your card was declined.' and the license stays LITE"
   page,
   request,
   baseURL,
+  allowConsoleErrors,
 }) => {
+  allowConsoleErrors(/402 \(Payment Required\)/); // the sandbox's answer to a declined card
   const customer = await customerWithKey(request, baseURL!, 'LITE');
   await useSession(page, customer.token);
   await page.goto('/customer/my-keys');
@@ -160,7 +163,7 @@ test('an upgrade token upgrades LITE to REGULAR with its toast', async ({ page, 
 
   await dialog.getByRole('button', { name: 'Use Token' }).click();
   await expect(dialog.getByTestId('payment-panel-state')).toHaveText(/Token Redemption/);
-  await dialog.getByLabel('Upgrade token').fill(`  ${token}  `);
+  await dialog.getByLabel('Upgrade token', { exact: true }).fill(`  ${token}  `);
   await dialog.getByRole('button', { name: 'Redeem Token' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('Please select an upgrade type first');
   await dialog.getByText('Upgrade to REGULAR').click();
@@ -183,8 +186,11 @@ test.describe('on a phone', () => {
     await expect(dialog.getByTestId('order-total')).toHaveText('$142.80');
     const overflow = await dialog.evaluate((element) => element.scrollWidth - element.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    await dialog.evaluate((element) => element.scrollTo(0, 0));
     await page.screenshot({ path: path.join(screenshots, 'upgrade-dialog-phone.png') });
-    await dialog.getByLabel('Card number').scrollIntoViewIfNeeded();
+    await fillCard(dialog, '4242 4242 4242 4242');
+    await expect(dialog.getByRole('button', { name: 'Pay $142.80' })).toBeEnabled();
+    await dialog.getByRole('button', { name: 'Pay $142.80' }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(screenshots, 'upgrade-dialog-phone-payment.png') });
   });
 });

@@ -52,7 +52,7 @@ export function BillingFormFields({ form, onChange, errors, vatCheck, onVerifyVa
   );
 
   return (
-    <fieldset className="space-y-3" disabled={disabled}>
+    <fieldset className="min-w-0 space-y-3" disabled={disabled}>
       <legend className="mb-1 text-sm font-semibold text-slate-900">Billing details</legend>
       <div className="grid gap-3 sm:grid-cols-2">
         {FIELDS.map(field)}

@@ -66,7 +66,7 @@ export function PaymentColumn(props: PaymentColumnProps) {
 
   return (
     <form
-      className="space-y-5"
+      className="min-w-0 space-y-5"
       noValidate
       onSubmit={(event) => {
         event.preventDefault();

@@ -34,6 +34,8 @@ export function SandboxCardField({ onChange, disabled }: SandboxCardFieldProps) 
   }, [state.complete, digits, onChange]);
 
   const error = left ? state.error : null;
+  // The box shows the focus ring for the three parts (focus-within), so the parts draw no outline of their own.
+  const inputStyle = { outline: 'none' };
   const inputClass =
     'min-w-0 bg-transparent text-sm text-slate-900 placeholder:text-slate-400 focus:outline-none disabled:cursor-not-allowed';
 
@@ -50,7 +52,7 @@ export function SandboxCardField({ onChange, disabled }: SandboxCardFieldProps) 
           if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setLeft(true);
         }}
         className={cn(
-          'flex h-10 items-center gap-2 rounded-lg border bg-white px-3 focus-within:border-brand-500 focus-within:ring-2 focus-within:ring-brand-100',
+          'flex h-10 items-center gap-1.5 rounded-lg border bg-white px-3 focus-within:border-brand-500 focus-within:ring-2 focus-within:ring-brand-100',
           error ? 'border-red-500' : 'border-slate-300',
           disabled && 'bg-slate-50',
         )}
@@ -63,6 +65,7 @@ export function SandboxCardField({ onChange, disabled }: SandboxCardFieldProps) 
           autoComplete="cc-number"
           placeholder="1234 1234 1234 1234"
           className={cn(inputClass, 'flex-1')}
+          style={inputStyle}
           value={card.number}
           disabled={disabled}
           onChange={(event) => setCard({ ...card, number: formatCardNumber(event.target.value) })}
@@ -73,7 +76,8 @@ export function SandboxCardField({ onChange, disabled }: SandboxCardFieldProps) 
           inputMode="numeric"
           autoComplete="cc-exp"
           placeholder="MM / YY"
-          className={cn(inputClass, 'w-[4.5rem]')}
+          className={cn(inputClass, 'w-[3.75rem]')}
+          style={inputStyle}
           value={card.expiry}
           disabled={disabled}
           onChange={(event) =>
@@ -90,7 +94,8 @@ export function SandboxCardField({ onChange, disabled }: SandboxCardFieldProps) 
           inputMode="numeric"
           autoComplete="cc-csc"
           placeholder="CVC"
-          className={cn(inputClass, 'w-11')}
+          className={cn(inputClass, 'w-9')}
+          style={inputStyle}
           value={card.cvc}
           disabled={disabled}
           onChange={(event) => setCard({ ...card, cvc: event.target.value.replace(/\D/g, '').slice(0, 4) })}

@@ -78,6 +78,7 @@ export function TokenRedeemBox({
           variant={expanded ? 'ghost' : 'secondary'}
           aria-expanded={expanded}
           aria-controls={`${inputId}-form`}
+          className="shrink-0 whitespace-nowrap"
           disabled={disabled || redeem.isPending}
           onClick={() => {
             setError(null);

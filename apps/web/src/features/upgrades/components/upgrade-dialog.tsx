@@ -135,7 +135,7 @@ export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }:
           </div>
         ) : (
           <div className="grid gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
-            <div className="space-y-4">
+            <div className="min-w-0 space-y-4">
               <section aria-label="Current license" className="rounded-xl border border-slate-200 p-4">
                 <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">Current license</p>
                 <div className="mt-1 flex items-center justify-between gap-2">

@@ -15,7 +15,7 @@ interface UpgradeOptionCardsProps {
 /** §2 dialog 4: the upgrade options as cards (to, from, price); a radio group, one choice. */
 export function UpgradeOptionCards({ options, selected, onSelect, disabled }: UpgradeOptionCardsProps) {
   return (
-    <fieldset>
+    <fieldset className="min-w-0">
       <legend className="mb-2 text-sm font-semibold text-slate-900">Upgrade options</legend>
       <div className="grid gap-2">
         {options.map((option) => {
@@ -53,10 +53,7 @@ export function UpgradeOptionCards({ options, selected, onSelect, disabled }: Up
                 <span className="flex flex-wrap items-center gap-1.5 text-sm font-semibold text-slate-900">
                   Upgrade to <Badge className={TIER_STYLES[option.to].badge}>{option.to}</Badge>
                 </span>
-                <span className="block text-xs text-slate-600">
-                  From {option.from}
-                  {option.description ? ` · ${option.description}` : null}
-                </span>
+                <span className="block text-xs text-slate-600">From {option.from}</span>
               </span>
               <span className="text-base font-semibold text-slate-900 tabular-nums">{option.price}</span>
             </label>
