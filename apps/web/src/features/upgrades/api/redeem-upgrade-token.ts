@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { redeemTokenLiteToPro, redeemTokenToPro, redeemTokenToRegular } from '@keyport/shared/contracts/upgrades';
+import type { Key } from '@keyport/shared/contracts/keys';
 import type { UpgradePath } from '@keyport/shared/domain/upgrade-paths';
 import { callApi } from '../../../lib/api-client';
 
@@ -24,7 +25,11 @@ export function useRedeemUpgradeToken() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: redeemUpgradeToken,
-    onSuccess: () => {
+    onSuccess: (result) => {
+      // The card shows its new tier at once; the lists are fetched again behind it.
+      queryClient.setQueryData<Key[]>(['keys'], (keys) =>
+        keys?.map((key) => (key.id === result.key.id ? result.key : key)),
+      );
       void queryClient.invalidateQueries({ queryKey: ['keys'] });
       void queryClient.invalidateQueries({ queryKey: ['purchased-upgrades'] });
       void queryClient.invalidateQueries({ queryKey: ['upgrade-options'] });

@@ -49,7 +49,13 @@ export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }:
   const [card, setCard] = useState<CardFieldChange>({ complete: false, confirmer: null });
   const [payment, setPayment] = useState<PaymentState>({ status: 'idle' });
   const queryClient = useQueryClient();
-  const onCardChange = useCallback((change: CardFieldChange) => setCard(change), []);
+  const onCardChange = useCallback(
+    (change: CardFieldChange) =>
+      setCard((current) =>
+        current.complete === change.complete && current.confirmer === change.confirmer ? current : change,
+      ),
+    [],
+  );
 
   const current = options.data?.key ?? licenseKey;
   const tier = tierFromFlags(current);
