@@ -3,7 +3,7 @@
 // Each argument is an edition and a size in MB (10^6 bytes) of random, incompressible assets.
 import path from 'node:path';
 import type { Tier } from '@keyport/shared/domain/tiers';
-import { generateThemeZip } from '../apps/server/src/modules/releases/theme-zip-generator';
+import { generateThemeZip } from '../apps/server/src/db/demo-theme';
 
 const [outDir, ...specs] = process.argv.slice(2);
 if (!outDir || specs.length === 0) throw new Error('usage: make-theme-zips.ts <outDir> <EDITION:MB>…');

@@ -148,6 +148,6 @@ test('download fallbacks: without the token, then the manual link', async ({
   await expect(panel.getByText('Download failed completely...')).toBeVisible();
   await expect(panel.getByRole('link', { name: 'Download manually' })).toHaveAttribute(
     'href',
-    /\/api\/releases\/\d+\/download\?key=\d+&expires=\d+&sig=/,
+    /\/api\/releases\/\d+\/download\?key=\d+&user=\d+&expires=\d+&sig=/,
   );
 });

@@ -24,6 +24,9 @@ import { keysRoutes } from './modules/keys/keys.routes';
 import { releasesRoutes } from './modules/releases/releases.routes';
 import { staffRoutes } from './modules/staff/staff.routes';
 import { createServices, type Adapters } from './services';
+import { billingRoutes } from './modules/billing/billing.routes';
+import { paymentsRoutes } from './modules/payments/payments.routes';
+import { upgradesRoutes } from './modules/upgrades/upgrades.routes';
 import { connectRoutes } from './modules/connect/connect.routes';
 import { createThemeTokenSigner } from './modules/connect/theme-token';
 
@@ -65,7 +68,20 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     const address = app.server.address();
     return address && typeof address === 'object' ? address.port : null;
   };
-  app.decorate('services', createServices(config, options.db, app.log, { signer, listeningPort }, options.adapters));
+  // The sandbox payment provider delivers its signed events here: through the webhook route, as Stripe's arrive.
+  const deliverWebhook = async (rawBody: string, signatureHeader: string) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/stripe/webhook',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signatureHeader },
+      payload: rawBody,
+    });
+    return { statusCode: response.statusCode };
+  };
+  app.decorate(
+    'services',
+    createServices(config, options.db, app.log, { signer, listeningPort, deliverWebhook }, options.adapters),
+  );
   app.decorateRequest('user', null);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -145,6 +161,9 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     maxZipBytes: config.releases.maxBytes,
   });
   await app.register(connectRoutes);
+  await app.register(upgradesRoutes);
+  await app.register(billingRoutes);
+  await app.register(paymentsRoutes);
 
   const webDist = resolveWebDist(config);
   if (webDist) {
@@ -168,7 +187,12 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     return reply.code(404).send({ error: `Not found: ${request.method} ${pathname}`, code: 'not_found' });
   });
 
+  // A sandbox event still on its way would find the database closed.
+  app.addHook('onClose', async () => {
+    await app.services.sandboxPayments?.idle();
+  });
   app.addHook('onReady', async () => {
+    await app.services.ensureCatalogue();
     void app.services.outbox.flush();
   });
   return app;

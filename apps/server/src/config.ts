@@ -29,6 +29,9 @@ const EnvSchema = z.object({
   ADD_KEY_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
   ADD_KEY_RATE_LIMIT_MAX_PER_IP: z.coerce.number().int().positive().default(30),
   ADD_KEY_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  UPGRADE_TOKEN_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
+  UPGRADE_TOKEN_RATE_LIMIT_MAX_PER_IP: z.coerce.number().int().positive().default(30),
+  UPGRADE_TOKEN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   TOKEN_SIGNING_KEY: z.string().min(1).optional(),
   /** 512 MiB by default; below 4 GiB (no zip64). */
   RELEASE_MAX_BYTES: z.coerce.number().int().positive().max(4_000_000_000).default(536_870_912),
@@ -57,6 +60,8 @@ const EnvSchema = z.object({
   VIES_ADAPTER: z.enum(['sandbox', 'vies']).default('sandbox'),
   VIES_API_URL: z.url().default('https://ec.europa.eu/taxation_customs/vies/rest-api'),
   VIES_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(8000),
+  /** The seller's name on receipts and payment descriptions. */
+  SELLER_NAME: z.string().trim().min(1).max(120).default('Keyport Themes'),
   /** The seller's own VAT ID: sent to VIES as the requester, so VIES answers with a consultation number. */
   SELLER_VAT_ID: z
     .string()
@@ -104,6 +109,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxPerIp: e.ADD_KEY_RATE_LIMIT_MAX_PER_IP,
       windowMs: e.ADD_KEY_RATE_LIMIT_WINDOW_SECONDS * 1000,
     },
+    upgradeTokenRateLimit: {
+      maxPerUser: e.UPGRADE_TOKEN_RATE_LIMIT_MAX,
+      maxPerIp: e.UPGRADE_TOKEN_RATE_LIMIT_MAX_PER_IP,
+      windowMs: e.UPGRADE_TOKEN_RATE_LIMIT_WINDOW_SECONDS * 1000,
+    },
     tokenSigningKey: e.TOKEN_SIGNING_KEY ?? null,
     releases: { maxBytes: e.RELEASE_MAX_BYTES },
     downloads: {
@@ -117,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         ? ({ kind: 'vies', baseUrl: e.VIES_API_URL, timeoutMs: e.VIES_TIMEOUT_MS } as const)
         : ({ kind: 'sandbox' } as const),
     sellerVatId: e.SELLER_VAT_ID ? e.SELLER_VAT_ID.toUpperCase() : null,
+    sellerName: e.SELLER_NAME,
     links: {
       shopUrl: e.SHOP_URL,
       productUrl: e.PRODUCT_URL,

@@ -14,14 +14,34 @@ import { createHomepageService } from './modules/homepage/homepage.service';
 import { createConnectService } from './modules/connect/connect.service';
 import type { ThemeTokenSigner } from './modules/connect/theme-token';
 import { createKeysService } from './modules/keys/keys.service';
+import { createBillingService } from './modules/billing/billing.service';
+import { createPaymentsService } from './modules/payments/payments.service';
+import { renderReceiptPdf } from './modules/payments/receipt-pdf';
+import { createUpgradesService } from './modules/upgrades/upgrades.service';
+import { createPaymentProvider } from './integrations/payments/create-payment-provider';
+import type { SandboxPaymentProvider } from './integrations/payments/sandbox-adapter';
+import type { StripePaymentProvider } from './integrations/payments/stripe-adapter';
+import { createVatChecker } from './integrations/vies/create-vat-checker';
+import type { VatNumberChecker } from './integrations/vies/port';
 import { createDownloadLinks } from './modules/releases/download-link';
 import { loadDownloadLinkSecret } from './modules/releases/download-link-secret';
 import { createReleasesService } from './modules/releases/releases.service';
+
+/** The sandbox's stand-ins for Stripe price ids (a sandbox payment names its path's). */
+const SANDBOX_PRICE_IDS = {
+  LITE_TO_REGULAR: 'price_sandbox_lite_to_regular',
+  REGULAR_TO_PRO: 'price_sandbox_regular_to_pro',
+  LITE_TO_PRO: 'price_sandbox_lite_to_pro',
+} as const;
+
+const TOO_MANY_PAYMENTS = 'Too many payment attempts. Please wait a few minutes and try again.';
 
 /** Adapters a caller may swap (tests use the same config-driven choice; this only lets them observe). */
 export interface Adapters {
   email?: EmailPort;
   storage?: StoragePort;
+  payments?: StripePaymentProvider | SandboxPaymentProvider;
+  vies?: VatNumberChecker;
 }
 
 /** Wires every service from config, the database and the adapters config selects. */
@@ -30,6 +50,11 @@ export interface Runtime {
   signer: ThemeTokenSigner;
   /** The port the server listens on, once it does (PORT=0 picks one): used for absolute links without PUBLIC_URL. */
   listeningPort: () => number | null;
+  /**
+   * Hands a signed provider event to the portal's own webhook route (the sandbox payment provider's delivery: the
+   * same route and code that Stripe's events take).
+   */
+  deliverWebhook: (rawBody: string, signatureHeader: string) => Promise<{ statusCode: number }>;
 }
 
 export function createServices(
@@ -53,6 +78,16 @@ export function createServices(
     signupByIp: createRateLimiter({ max: max * 3, windowMs }),
     addKeyByUser: createRateLimiter({ max: addKey.maxPerUser, windowMs: addKey.windowMs }),
     addKeyByIp: createRateLimiter({ max: addKey.maxPerIp, windowMs: addKey.windowMs }),
+    paymentStarts: createRateLimiter({ max: 20, windowMs: 10 * 60_000, message: TOO_MANY_PAYMENTS }),
+    vatChecks: createRateLimiter({ max: 30, windowMs: 10 * 60_000 }),
+    tokenRedeemByUser: createRateLimiter({
+      max: config.upgradeTokenRateLimit.maxPerUser,
+      windowMs: config.upgradeTokenRateLimit.windowMs,
+    }),
+    tokenRedeemByIp: createRateLimiter({
+      max: config.upgradeTokenRateLimit.maxPerIp,
+      windowMs: config.upgradeTokenRateLimit.windowMs,
+    }),
     downloads: createRateLimiter({
       ...config.downloads.rateLimit,
       message: 'Too many downloads. Please wait a few minutes and try again.',
@@ -76,10 +111,36 @@ export function createServices(
       secret: loadDownloadLinkSecret({ configured: config.downloads.linkSecret, dataDir: config.dataDir }),
       publicUrl,
     }),
-    themeTokens: { verifySignature: (token) => connect.verifySignature(token) },
+    themeTokens: {
+      verifySignature: (token) => connect.verifySignature(token),
+      tokenForTier: (token, claims, tier) => connect.tokenForTier(token, claims, tier),
+    },
     downloadLimit: limits.downloads,
     maxZipBytes: config.releases.maxBytes,
   });
+  const paymentProvider =
+    adapters.payments ?? createPaymentProvider(config.payments, { db, log, deliver: runtime.deliverWebhook });
+  const vies = adapters.vies ?? createVatChecker(config, log);
+  const upgrades = createUpgradesService({
+    db,
+    keys,
+    redeemLimits: { byUser: limits.tokenRedeemByUser, byIp: limits.tokenRedeemByIp },
+  });
+  const billing = createBillingService({ db, vies, verifyLimit: limits.vatChecks });
+  const payments = createPaymentsService({
+    db,
+    provider: paymentProvider,
+    keys,
+    upgrades,
+    billing,
+    outbox,
+    startLimit: limits.paymentStarts,
+    log,
+  });
+  // The §9 prices on first start; the sandbox has its own price ids, Stripe's are set by staff (PUT
+  // /staff/upgrade-prices) — until then the dialog says 'No Price ID configured …'.
+  const ensureCatalogue = () => upgrades.ensureCatalogue(paymentProvider.name === 'sandbox' ? SANDBOX_PRICE_IDS : {});
+  const seller = { name: config.sellerName, vatId: config.sellerVatId };
   return {
     db,
     outbox,
@@ -91,6 +152,15 @@ export function createServices(
     storage,
     releases,
     connect,
+    upgrades,
+    billing,
+    payments,
+    /** Puts the upgrade price catalogue in place if missing (before the server answers, see app.ts). */
+    ensureCatalogue,
+    paymentProvider,
+    /** The sandbox's confirmation step, present only while payments run in the sandbox. */
+    sandboxPayments: paymentProvider.name === 'sandbox' ? paymentProvider : null,
+    receipts: { render: (order: Parameters<typeof renderReceiptPdf>[0]) => renderReceiptPdf(order, seller) },
     /** Verifies a theme auth token: signed by us and still the key's current token. */
     themeTokens: { verify: connect.verify },
   };

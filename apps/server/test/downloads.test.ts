@@ -9,7 +9,7 @@ import { buffer } from 'node:stream/consumers';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import * as yauzl from 'yauzl';
 import { createDownloadLinks } from '../src/modules/releases/download-link';
-import { expectUnzipTestPasses, readRawEntries } from '../src/modules/releases/theme-zip-test-support';
+import { expectUnzipTestPasses, readRawEntries } from './helpers/theme-zip';
 import { auth, createTestApp, type TestApp } from './helpers/test-app';
 import {
   claimNewKey,
@@ -102,7 +102,7 @@ function readEntry(zipPath: string, name: string): Promise<string> {
   });
 }
 
-const SETTINGS = 'aurora-pro/config/settings_data.json';
+const SETTINGS = 'config/settings_data.json';
 
 describe('POST /api/download-with-token', () => {
   it('streams the release with the token in settings_data.json and every other entry byte for byte', async () => {
@@ -123,7 +123,8 @@ describe('POST /api/download-with-token', () => {
 
     const original = await readRawEntries(proZipPath);
     const rewritten = await readRawEntries(saved);
-    expect([...rewritten.keys()].sort()).toEqual([...original.keys()].sort());
+    // Same entries in the same order: the settings entry keeps its place.
+    expect([...rewritten.keys()]).toEqual([...original.keys()]);
     for (const [name, entry] of original) {
       if (name === SETTINGS) continue;
       const copy = rewritten.get(name)!;
@@ -182,7 +183,7 @@ describe('POST /api/download-with-token', () => {
   it("refuses a (validly signed) link to another edition's release", async () => {
     const regularToken = await issueThemeToken(t, owner.token, regularKey.apiKey);
     const links = createDownloadLinks({ secret: Buffer.from(SECRET), publicUrl: () => PUBLIC_URL });
-    const crossEdition = links.create(proReleaseId, regularKey.id);
+    const crossEdition = links.create(proReleaseId, regularKey.id, owner.id);
     const response = await downloadWithToken(owner.token, { downloadUrl: crossEdition, token: regularToken });
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ error: 'This release is for another edition than your license.' });
@@ -211,6 +212,59 @@ describe('POST /api/proxy_dl', () => {
     expect((await proxyDownload(stranger.token, linkA)).statusCode).toBe(404);
     const anonymous = await t.app.inject({ method: 'POST', url: '/api/proxy_dl', payload: { url: linkA } });
     expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('a signed link is bound to the owner of its key', () => {
+  const linkExpired = { error: 'This download link has expired. Please try again.', code: 'link_expired' };
+  const disconnect = (userToken: string, apiKey: string) =>
+    t.app.inject({ method: 'POST', url: '/keys/delete', headers: auth(userToken), payload: { apiKey } });
+  const claim = (userToken: string, apiKey: string) =>
+    t.app.inject({ method: 'POST', url: '/keys/', headers: auth(userToken), payload: { key: apiKey } });
+
+  it('names the owner in the signed link', async () => {
+    const link = new URL(linkA);
+    expect([...link.searchParams.keys()]).toEqual(['key', 'user', 'expires', 'sig']);
+    expect(link.searchParams.get('user')).toBe(String(owner.id));
+  });
+
+  it('stops working once the key is disconnected, and stays dead after someone else claims the key', async () => {
+    const first = await newCustomer(t, 'first-owner');
+    const key = await claimNewKey(t, first.token, 'PRO');
+    const link = (await getReleaseLink(t, first.token, key.apiKey)).download_link;
+    expect((await t.app.inject({ url: pathOf(link) })).statusCode).toBe(200);
+    expect((await proxyDownload(first.token, link)).statusCode).toBe(200);
+
+    expect((await disconnect(first.token, key.apiKey)).statusCode).toBe(200);
+    const afterDisconnect = await t.app.inject({ url: pathOf(link) });
+    expect(afterDisconnect.statusCode).toBe(403);
+    expect(afterDisconnect.json()).toEqual(linkExpired);
+    expect((await t.app.inject({ method: 'HEAD', url: pathOf(link) })).statusCode).toBe(403);
+    expect((await proxyDownload(first.token, link)).statusCode).toBe(404);
+
+    const second = await newCustomer(t, 'second-owner');
+    expect((await claim(second.token, key.apiKey)).statusCode).toBe(201);
+    const afterClaim = await t.app.inject({ url: pathOf(link) });
+    expect(afterClaim.statusCode).toBe(403);
+    expect(afterClaim.json()).toEqual(linkExpired);
+    // The new owner cannot use the old owner's link either, with or without a token; their own link works.
+    const viaProxy = await proxyDownload(second.token, link);
+    expect(viaProxy.statusCode).toBe(403);
+    expect(viaProxy.json()).toEqual(linkExpired);
+    const secondToken = await issueThemeToken(t, second.token, key.apiKey);
+    const viaToken = await downloadWithToken(second.token, { downloadUrl: link, token: secondToken });
+    expect(viaToken.statusCode).toBe(403);
+    expect(viaToken.json()).toEqual(linkExpired);
+    const own = (await getReleaseLink(t, second.token, key.apiKey)).download_link;
+    expect((await t.app.inject({ url: pathOf(own) })).statusCode).toBe(200);
+    expect((await downloadWithToken(second.token, { downloadUrl: own, token: secondToken })).statusCode).toBe(200);
+  });
+
+  it('refuses a link whose owner was changed (the signature covers it)', async () => {
+    const forged = linkA.replace(`user=${owner.id}`, `user=${stranger.id}`);
+    const response = await t.app.inject({ url: pathOf(forged) });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual(linkExpired);
   });
 });
 
@@ -274,7 +328,7 @@ describe('SSRF probes on both download routes: never a connection, always a 4xx 
       ['scheme-relative', `//${OWN_HOST}${releasePath}${query}`, linkMissing],
       ['relative path', `${releasePath}${query}`, linkMissing],
       ['wrong signature', badSig, expired],
-      ['expired link', oldLinks.create(proReleaseId, keyA.id), expired],
+      ['expired link', oldLinks.create(proReleaseId, keyA.id, owner.id), expired],
       ['3000-character URL', `${linkA}&pad=${'a'.repeat(3000)}`, tooLong],
       ['empty string', '', linkMissing],
       ['leading space', ` ${linkA}`, linkMissing],
@@ -357,6 +411,101 @@ describe('download rate limit', () => {
     expect(limited.json()).toMatchObject({ error: 'Too many downloads. Please wait a few minutes and try again.' });
     // The signed link has its own allowance, per key.
     expect((await t.app.inject({ url: pathOf(link) })).statusCode).toBe(200);
+  });
+});
+
+describe('the signed link: HEAD, Range and ETag', () => {
+  let zip: Buffer;
+  /** A fresh key's signed link (each key has its own download allowance). */
+  async function freshLink(): Promise<string> {
+    const person = await newCustomer(t, 'resumer');
+    const key = await claimNewKey(t, person.token, 'PRO');
+    return pathOf((await getReleaseLink(t, person.token, key.apiKey)).download_link);
+  }
+  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers });
+
+  beforeAll(async () => {
+    zip = await readFile(proZipPath);
+  });
+
+  it(`does not count HEAD against the download quota: 30 HEADs, then GET → 200`, async () => {
+    const link = await freshLink();
+    for (let i = 0; i < 30; i++) {
+      const head = await t.app.inject({ method: 'HEAD', url: link });
+      expect(head.statusCode).toBe(200);
+      expect(head.headers['content-length']).toBe(String(zip.length));
+      expect(head.headers['accept-ranges']).toBe('bytes');
+      expect(head.headers['etag']).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      expect(head.rawPayload.length).toBe(0);
+    }
+    const response = await get(link);
+    expect(response.statusCode).toBe(200);
+    expect(response.rawPayload.equals(zip)).toBe(true);
+  });
+
+  it('answers the whole file with Accept-Ranges and the same strong ETag each time', async () => {
+    const link = await freshLink();
+    const first = await get(link);
+    const second = await get(link);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['accept-ranges']).toBe('bytes');
+    expect(first.headers['etag']).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(second.headers['etag']).toBe(first.headers['etag']);
+    expect(first.headers['content-range']).toBeUndefined();
+  });
+
+  it('answers one byte range with 206, its Content-Range and exactly those bytes', async () => {
+    const link = await freshLink();
+    const size = zip.length;
+    const cases: [string, number, number][] = [
+      ['bytes=0-99', 0, 99],
+      ['bytes=100-', 100, size - 1],
+      ['bytes=-22', size - 22, size - 1],
+      ['bytes=1000-1000', 1000, 1000],
+      [`bytes=${size - 10}-${size * 2}`, size - 10, size - 1],
+    ];
+    for (const [range, start, end] of cases) {
+      const response = await get(link, { range });
+      expect(response.statusCode, range).toBe(206);
+      expect(response.headers['content-range'], range).toBe(`bytes ${start}-${end}/${size}`);
+      expect(response.headers['content-length'], range).toBe(String(end - start + 1));
+      expect(response.headers['accept-ranges']).toBe('bytes');
+      expect(response.headers['content-type']).toBe('application/zip');
+      expect(response.rawPayload.equals(zip.subarray(start, end + 1)), range).toBe(true);
+    }
+    // The end record is where it belongs: the last 22 bytes start with its signature.
+    expect((await freshLink().then((other) => get(other, { range: 'bytes=-22' }))).rawPayload.readUInt32LE(0)).toBe(
+      0x06054b50,
+    );
+  });
+
+  it('answers 416 with Content-Range: bytes */size for a range past the end', async () => {
+    const link = await freshLink();
+    for (const range of [`bytes=${zip.length}-`, `bytes=${zip.length + 5}-${zip.length + 10}`, 'bytes=-0']) {
+      const response = await get(link, { range });
+      expect(response.statusCode, range).toBe(416);
+      expect(response.headers['content-range']).toBe(`bytes */${zip.length}`);
+      expect(response.json()).toEqual({
+        error: 'The requested range is not satisfiable.',
+        code: 'range_not_satisfiable',
+      });
+    }
+  });
+
+  it('sends the whole file for several ranges, a malformed one, or an If-Range naming another copy', async () => {
+    const link = await freshLink();
+    const etag = (await t.app.inject({ method: 'HEAD', url: link })).headers['etag'] as string;
+    expect((await get(link, { range: 'bytes=0-9', 'if-range': etag })).statusCode).toBe(206);
+    const variants: Record<string, string>[] = [
+      { range: 'bytes=0-9', 'if-range': '"another-copy"' },
+      { range: 'bytes=0-1,5-6' },
+      { range: 'bytes=9-0' },
+    ];
+    for (const headers of variants) {
+      const response = await get(link, headers);
+      expect(response.statusCode, JSON.stringify(headers)).toBe(200);
+      expect(response.rawPayload.equals(zip)).toBe(true);
+    }
   });
 });
 

@@ -1,8 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as yazl from 'yazl';
+import { generateThemeZip } from '../src/db/demo-theme';
+import { releases } from '../src/db/schema';
 import { createDownloadLinks } from '../src/modules/releases/download-link';
+import { expectUnzipTestPasses, readRawEntries } from './helpers/theme-zip';
 import { auth, createTestApp, type TestApp } from './helpers/test-app';
 import {
   claimNewKey,
@@ -80,6 +85,50 @@ describe('POST /staff/releases (staff upload)', () => {
     );
     expect(stored.startsWith(path.join(dataDir(), 'releases') + path.sep)).toBe(true);
     expect((await readFile(stored)).equals(proZip)).toBe(true);
+  });
+
+  it('moves a theme uploaded in one top-level folder to the zip root, copying every entry raw', async () => {
+    const folder = path.join(dataDir(), 'aurora-pro-folder.zip');
+    await generateThemeZip(folder, { edition: 'PRO', version: '4.1.0', folder: 'aurora-pro' });
+    const uploaded = await readFile(folder);
+    const response = await uploadRelease(t, staff.token, fields('4.1.0'), { content: uploaded });
+    expect(response.statusCode, response.body).toBe(201);
+    const row = (await t.db.select().from(releases).where(eq(releases.version, '4.1.0')))[0]!;
+    const stored = await t.app.services.storage.localPath(row.storageKey);
+    expect(response.json().release).toMatchObject({ theme_name: 'Aurora', size_bytes: (await stat(stored)).size });
+
+    const before = await readRawEntries(folder);
+    const after = await readRawEntries(stored);
+    expect([...before.keys()].every((name) => name.startsWith('aurora-pro/'))).toBe(true);
+    expect([...after.keys()]).toEqual([...before.keys()].map((name) => name.slice('aurora-pro/'.length)));
+    expect([...after.keys()]).toContain('layout/theme.liquid');
+    for (const [name, entry] of before) {
+      const copy = after.get(name.slice('aurora-pro/'.length))!;
+      expect(copy.data.equals(entry.data), name).toBe(true);
+      expect(copy.descriptor.equals(entry.descriptor), name).toBe(true);
+      expect([copy.crc32, copy.method], name).toEqual([entry.crc32, entry.method]);
+    }
+    await expectUnzipTestPasses(stored);
+  });
+
+  it('refuses a theme folder with other files beside it, with 400 and the reason', async () => {
+    const zip = new yazl.ZipFile();
+    for (const name of [
+      'aurora/layout/theme.liquid',
+      'aurora/templates/index.json',
+      'aurora/config/a.json',
+      'notes.txt',
+    ]) {
+      zip.addBuffer(Buffer.from('{}'), name);
+    }
+    zip.end();
+    const response = await uploadRelease(t, staff.token, fields('4.0.9'), { content: await buffer(zip.outputStream) });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error:
+        'The zip holds notes.txt beside the theme folder aurora/; put only the theme in the zip (at its root or in one folder)',
+      code: 'outside_theme_folder',
+    });
   });
 
   it('answers 409 when that edition already has that version', async () => {
@@ -282,9 +331,12 @@ describe('GET /api/releases/:id/download (the signed link)', () => {
   });
 
   it('answers 400 for a malformed query and 404 for a release that does not exist', async () => {
-    expect((await t.app.inject({ url: '/api/releases/1/download?key=1&expires=1&sig=short' })).statusCode).toBe(400);
+    expect((await t.app.inject({ url: '/api/releases/1/download?key=1&user=1&expires=1&sig=short' })).statusCode).toBe(
+      400,
+    );
+    const key = await claimNewKey(t, customer.token, 'PRO');
     const links = createDownloadLinks({ secret: Buffer.from(SECRET), publicUrl: () => PUBLIC_URL });
-    const response = await t.app.inject({ url: pathOf(links.create(999_999, 1)) });
+    const response = await t.app.inject({ url: pathOf(links.create(999_999, key.id, customer.id)) });
     expect(response.statusCode).toBe(404);
     expect(response.json().error).toBeTypeOf('string');
   });

@@ -17,7 +17,7 @@ import {
 } from './seed-data';
 import { findUserByEmail } from '../modules/auth/auth.repo';
 import { AppError } from '../http/errors';
-import { generateThemeZip } from '../modules/releases/theme-zip';
+import { generateThemeZip } from './demo-theme';
 
 function monthsAgo(months: number, now: Date): Date {
   const date = new Date(now);

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { z } from 'zod/mini';
 import { globalRegistry } from 'zod/v4/core';
@@ -21,11 +22,17 @@ export interface RouteInput<C extends Contract> {
   user: C['access'] extends 'public' ? AuthUser | null : AuthUser;
 }
 
+/**
+ * What a handler answers: the contract's response, or for a file route (`produces`) the file as a stream or a buffer.
+ * A file route sets its own status and headers on `reply`; no handler calls `reply.send`.
+ */
+export type HandlerResult<C extends Contract> = C extends { produces: string } ? Readable | Buffer : ResponseOf<C>;
+
 export type RouteHandler<C extends Contract> = (
   input: RouteInput<C>,
   request: FastifyRequest,
   reply: FastifyReply,
-) => Promise<ResponseOf<C> | FastifyReply>;
+) => Promise<HandlerResult<C>>;
 
 type RouteExtras = Pick<RouteOptions, 'config' | 'bodyLimit'>;
 
@@ -73,10 +80,11 @@ export function registerRoute<C extends Contract>(
         user: request.user,
       } as RouteInput<C>;
       const result = await handler(input, request, reply);
-      // A handler that streams a file sends it itself and returns the reply.
-      if (reply.sent || result === reply) return reply;
-      reply.code(status);
-      return status === 204 ? reply.send() : reply.send(result);
+      // Returned, never sent here: Fastify sends what an async handler returns exactly once (a stream is piped).
+      // Sending and then returning the reply made Fastify wait on the reply and, when a client hung up mid-stream,
+      // send a second time (a false 500 in the logs).
+      if (!contract.produces) reply.code(status);
+      return status === 204 ? undefined : result;
     },
   });
 }
@@ -88,15 +96,20 @@ const ERROR_RESPONSE = ErrorSchema.register(globalRegistry, {
   description: 'An error: `error` for people, `code` for programs',
 });
 const NO_CONTENT = z.null().register(globalRegistry, { description: 'No content' });
-const ZIP_FILE = z
-  .string()
-  .register(globalRegistry, { description: 'A theme zip', contentMediaType: 'application/zip' });
+const FILE_SCHEMAS = {
+  'application/zip': z
+    .string()
+    .register(globalRegistry, { description: 'A theme zip', contentMediaType: 'application/zip' }),
+  'application/pdf': z
+    .string()
+    .register(globalRegistry, { description: 'A PDF document', contentMediaType: 'application/pdf' }),
+} as const;
 
 /** The success response as Fastify and the OpenAPI document see it: JSON, no content (204) or a file. */
 function successResponse(contract: Contract, status: number) {
   if (contract.produces) {
     // Streamed: Fastify never serializes it; the schema documents the file.
-    return { description: 'The file', content: { [contract.produces]: { schema: ZIP_FILE } } };
+    return { description: 'The file', content: { [contract.produces]: { schema: FILE_SCHEMAS[contract.produces] } } };
   }
   if (status === 204 || !contract.response) return NO_CONTENT;
   return contract.response;

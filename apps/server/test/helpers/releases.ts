@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Tier } from '@keyport/shared/domain/tiers';
-import { generateThemeZip, type GenerateThemeZipOptions } from '../../src/modules/releases/theme-zip';
+import { generateThemeZip, type GenerateThemeZipOptions } from '../../src/db/demo-theme';
 import { auth, signUp, type TestApp } from './test-app';
 
 /** A temporary DATA_DIR for one test file (removed afterwards). `dir()` is only valid once beforeAll ran. */

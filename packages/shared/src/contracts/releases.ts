@@ -52,7 +52,10 @@ export const proxyDownload = defineContract({
   body: z.object({ url }),
 });
 
-/** The signed link itself: GET streams the unmodified release zip (the manual download link). */
+/**
+ * The signed link itself: GET streams the unmodified release zip (the manual download link), while the user named in
+ * it still owns the key; HEAD describes it, and a single `Range` resumes it (206).
+ */
 export const downloadRelease = defineContract({
   operationId: 'downloadRelease',
   produces: 'application/zip',
@@ -64,6 +67,7 @@ export const downloadRelease = defineContract({
   params: z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid release')) }),
   query: z.object({
     key: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid link')),
+    user: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid link')),
     expires: z.string().check(z.regex(/^\d{1,13}$/, 'Invalid link')),
     sig: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid link')),
   }),

@@ -1,5 +1,6 @@
 import type { ThemeTokenClaims } from '@keyport/shared/contracts/connect';
 import { validateConnectionDomains } from '@keyport/shared/domain/website-domain';
+import type { Tier } from '@keyport/shared/domain/tiers';
 import type { Db } from '../../db/client';
 import { badRequest } from '../../http/errors';
 import type { KeysService } from '../keys/keys.service';
@@ -19,9 +20,16 @@ export interface TokenSubject {
   tier: ThemeTokenClaims['tier'];
 }
 
-/** The current-token rule, once: a newer token, or a disconnect, makes every older token stale. */
-export function isCurrentToken(claims: Pick<ThemeTokenClaims, 'ver' | 'tier'>, key: TokenSubject): boolean {
-  return key.tokenVersion === claims.ver && key.tier === claims.tier;
+/**
+ * The current-token rule, once: a newer token, or a disconnect, makes every older token stale. The tier is not part of
+ * it: an upgrade never breaks a live store (the token pasted in the theme keeps working; the new tier reaches the
+ * theme with the next token or download — ADR 014).
+ */
+export function isCurrentToken(
+  claims: Pick<ThemeTokenClaims, 'ver'>,
+  key: Pick<TokenSubject, 'tokenVersion'>,
+): boolean {
+  return key.tokenVersion === claims.ver;
 }
 
 /**
@@ -71,6 +79,21 @@ export function createConnectService({ db, keys, signer, now = () => new Date() 
       if (!claims) return null;
       const key = await keys.findKeyById(claims.kid);
       return key && isCurrentToken(claims, key) ? claims : null;
+    },
+
+    /**
+     * The token to write into a theme: `claims`' own token while it names the key's tier, else the same token (same
+     * version and domains) re-signed for the key's tier now, stored as the key's token — how an upgrade reaches a
+     * theme without breaking the token pasted in a live store (ADR 014).
+     */
+    async tokenForTier(token: string, claims: ThemeTokenClaims, tier: Tier): Promise<string> {
+      if (claims.tier === tier) return token;
+      const signed = await signer.sign(
+        { sub: claims.sub, kid: claims.kid, tier, domains: claims.domains, ver: claims.ver },
+        now(),
+      );
+      await keys.storeToken(claims.kid, claims.ver, signed);
+      return signed;
     },
 
     /** Signature and shape only; the caller checks `isCurrent` against the key it loads anyway. */

@@ -1,7 +1,8 @@
 /**
- * Short-lived signed links to a release zip: `<publicUrl>/api/releases/<id>/download?key=&expires=&sig=`, where sig
- * is the base64url HMAC-SHA256 of `<releaseId>.<keyId>.<expires>`. The signature is the credential of the GET
- * route; the POST download routes accept nothing but such links (they never fetch a URL).
+ * Short-lived signed links to a release zip: `<publicUrl>/api/releases/<id>/download?key=&user=&expires=&sig=`, where
+ * sig is the base64url HMAC-SHA256 of `<releaseId>.<keyId>.<userId>.<expires>`. `user` is the key's owner when the link
+ * was made: the link works only while that user still owns the key. The signature is the credential of the GET route;
+ * the POST download routes accept nothing but such links (they never fetch a URL).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -11,11 +12,13 @@ const MAX_ID = 2_147_483_647;
 const ID = /^\d{1,10}$/;
 const EXPIRES = /^\d{1,13}$/;
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
-const QUERY_NAMES = ['expires', 'key', 'sig'];
+const QUERY_NAMES = ['expires', 'key', 'sig', 'user'];
 
 export interface DownloadLinkClaims {
   releaseId: number;
   keyId: number;
+  /** The user who owned the key when the link was made. */
+  userId: number;
   /** Unix time in milliseconds. */
   expires: number;
 }
@@ -24,6 +27,15 @@ export interface DownloadLinkClaims {
 export type LinkProblem = 'not_a_release_link' | 'expired';
 
 export type LinkCheck = { ok: true; claims: DownloadLinkClaims } | { ok: false; problem: LinkProblem };
+
+/** The GET route's path parameter and query, as strings. */
+export interface SignedLinkQuery {
+  id: string;
+  key: string;
+  user: string;
+  expires: string;
+  sig: string;
+}
 
 export interface DownloadLinkOptions {
   secret: Buffer;
@@ -34,11 +46,13 @@ export interface DownloadLinkOptions {
 
 export function createDownloadLinks({ secret, publicUrl, now = () => Date.now() }: DownloadLinkOptions) {
   const sign = (claims: DownloadLinkClaims) =>
-    createHmac('sha256', secret).update(`${claims.releaseId}.${claims.keyId}.${claims.expires}`).digest('base64url');
+    createHmac('sha256', secret)
+      .update(`${claims.releaseId}.${claims.keyId}.${claims.userId}.${claims.expires}`)
+      .digest('base64url');
 
   /** Validates signature and expiry of claims taken from a link. */
   function checkClaims(claims: DownloadLinkClaims, signature: string): LinkCheck {
-    if (!isId(claims.releaseId) || !isId(claims.keyId) || !SIGNATURE.test(signature)) {
+    if (!isId(claims.releaseId) || !isId(claims.keyId) || !isId(claims.userId) || !SIGNATURE.test(signature)) {
       return { ok: false, problem: 'expired' };
     }
     const expected = Buffer.from(sign(claims));
@@ -56,12 +70,17 @@ export function createDownloadLinks({ secret, publicUrl, now = () => Date.now() 
   }
 
   /** The GET route's path and query (already shaped by the contract), or the parts of a parsed link. */
-  function checkQuery(input: { id: string; key: string; expires: string; sig: string }): LinkCheck {
-    if (!ID.test(input.id) || !ID.test(input.key) || !EXPIRES.test(input.expires)) {
+  function checkQuery(input: SignedLinkQuery): LinkCheck {
+    if (!ID.test(input.id) || !ID.test(input.key) || !ID.test(input.user) || !EXPIRES.test(input.expires)) {
       return { ok: false, problem: 'not_a_release_link' };
     }
     return checkClaims(
-      { releaseId: Number(input.id), keyId: Number(input.key), expires: Number(input.expires) },
+      {
+        releaseId: Number(input.id),
+        keyId: Number(input.key),
+        userId: Number(input.user),
+        expires: Number(input.expires),
+      },
       input.sig,
     );
   }
@@ -83,13 +102,14 @@ export function createDownloadLinks({ secret, publicUrl, now = () => Date.now() 
   }
 
   return {
-    /** A new absolute link, valid for 15 minutes. */
-    create(releaseId: number, keyId: number): string {
-      const claims = { releaseId, keyId, expires: now() + DOWNLOAD_LINK_TTL_MS };
+    /** A new absolute link to a release for a key and its owner, valid for 15 minutes. */
+    create(releaseId: number, keyId: number, userId: number): string {
+      const claims = { releaseId, keyId, userId, expires: now() + DOWNLOAD_LINK_TTL_MS };
       const url = new URL(publicUrl());
       url.pathname = `${basePath()}/api/releases/${releaseId}/download`;
       url.search = new URLSearchParams({
         key: String(keyId),
+        user: String(userId),
         expires: String(claims.expires),
         sig: sign(claims),
       }).toString();
@@ -120,10 +140,14 @@ export function createDownloadLinks({ secret, publicUrl, now = () => Date.now() 
       if (!match || match[1] !== basePath()) return refused;
       const names = [...url.searchParams.keys()].sort();
       if (names.join('&') !== QUERY_NAMES.join('&')) return refused;
-      const key = url.searchParams.get('key') ?? '';
-      const expires = url.searchParams.get('expires') ?? '';
-      const sig = url.searchParams.get('sig') ?? '';
-      return checkQuery({ id: match[2] ?? '', key, expires, sig });
+      const param = (name: string) => url.searchParams.get(name) ?? '';
+      return checkQuery({
+        id: match[2] ?? '',
+        key: param('key'),
+        user: param('user'),
+        expires: param('expires'),
+        sig: param('sig'),
+      });
     },
   };
 }

@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as contracts from '@keyport/shared/contracts/releases';
+import { AppError } from '../../http/errors';
 import { registerRoute } from '../../http/route';
+import { chooseRange } from './byte-range';
 import { multipartLimits, receiveReleaseUpload } from './release-upload';
-import type { ReleaseDownload } from './releases.service';
+import type { ReleaseDownload, SignedDownload } from './releases.service';
+
+export const RANGE_NOT_SATISFIABLE = 'The requested range is not satisfiable.';
 
 export interface ReleasesRoutesOptions {
   /** Where uploads are written while they are checked (DATA_DIR/tmp: the same disk as local storage). */
@@ -48,12 +53,12 @@ export async function releasesRoutes(app: FastifyInstance, options: ReleasesRout
     result: await releases.getReleaseInfo(user.id, body.key),
   }));
 
-  registerRoute(app, contracts.downloadRelease, async ({ params, query }, _request, reply) =>
-    sendZip(reply, await releases.openSignedDownload({ id: params.id, ...query })),
+  registerRoute(app, contracts.downloadRelease, async ({ params, query }, request, reply) =>
+    signedLinkReply(request, reply, await releases.findSignedDownload({ id: params.id, ...query })),
   );
 
   registerRoute(app, contracts.downloadWithToken, async ({ user, body }, request, reply) =>
-    sendZip(
+    zipReply(
       reply,
       await releases.openTokenDownload(user.id, {
         downloadUrl: body.downloadUrl,
@@ -64,16 +69,48 @@ export async function releasesRoutes(app: FastifyInstance, options: ReleasesRout
   );
 
   registerRoute(app, contracts.proxyDownload, async ({ user, body }, request, reply) =>
-    sendZip(reply, await releases.openProxyDownload(user.id, { url: body.url, requestHost: request.host })),
+    zipReply(reply, await releases.openProxyDownload(user.id, { url: body.url, requestHost: request.host })),
   );
 }
 
-function sendZip(reply: FastifyReply, download: ReleaseDownload): FastifyReply {
-  return reply
+/**
+ * The signed link's answer: HEAD describes the zip and counts nothing; GET sends it whole, or one byte range of it
+ * (Range is defined for GET only, RFC 9110 §14.2).
+ */
+async function signedLinkReply(request: FastifyRequest, reply: FastifyReply, file: SignedDownload): Promise<Readable> {
+  const whole = { contentLength: file.size, filename: file.filename };
+  if (request.method === 'HEAD') {
+    // Fastify drops the body of a HEAD answer; an empty stream (unlike no body) keeps this Content-Length.
+    return zipReply(reply, { ...whole, stream: Readable.from([]) }, file);
+  }
+  const range = chooseRange({ range: request.headers.range, ifRange: firstValue(request.headers['if-range']) }, file);
+  if (range.kind === 'unsatisfiable') {
+    throw new AppError(416, RANGE_NOT_SATISFIABLE, 'range_not_satisfiable', {
+      'content-range': `bytes */${file.size}`,
+    });
+  }
+  if (range.kind === 'full') return zipReply(reply, { ...whole, stream: await file.open() }, file);
+  const stream = await file.open({ start: range.start, end: range.end });
+  zipReply(reply, { ...whole, stream, contentLength: range.end - range.start + 1 }, file);
+  reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
+  return stream;
+}
+
+/**
+ * Sets the zip's status and headers and answers its stream: the route returns it and Fastify sends it, once. The
+ * signed link also says it takes ranges, with the file's ETag.
+ */
+function zipReply(reply: FastifyReply, download: ReleaseDownload, ranges?: { etag: string }): Readable {
+  reply
     .code(200)
     .header('content-type', 'application/zip')
     .header('content-length', String(download.contentLength))
     .header('content-disposition', `attachment; filename="${download.filename}"`)
-    .header('cache-control', 'private, no-store')
-    .send(download.stream);
+    .header('cache-control', 'private, no-store');
+  if (ranges) reply.header('accept-ranges', 'bytes').header('etag', ranges.etag);
+  return download.stream;
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { ThemeTokenClaims } from '@keyport/shared/contracts/connect';
 import { DOWNLOAD_MESSAGES } from '@keyport/shared/contracts/releases';
@@ -9,12 +10,18 @@ import { OWNED_KEY_NOT_FOUND } from '@keyport/shared/contracts/keys';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { StoragePort } from '../../integrations/storage/port';
 import type { KeysService } from '../keys/keys.service';
-import type { DownloadLinkClaims, DownloadLinks, LinkProblem } from './download-link';
-import { createPreparedZipCache } from './prepared-zip-cache';
+import type { DownloadLinkClaims, DownloadLinks, LinkProblem, SignedLinkQuery } from './download-link';
+import { createPreparedZipCache } from '../../lib/theme-zip/prepared-zip-cache';
 import { pickLatestRelease } from './release-version';
 import * as repo from './releases.repo';
-import { DEFAULT_THEME_ZIP_LIMITS, inspectThemeZip, tokenizePreparedThemeZip, type ThemeZipLimits } from './theme-zip';
-import { isThemeZipError } from './theme-zip-errors';
+import { repackThemeAtRoot } from '../../lib/theme-zip/repack';
+import {
+  DEFAULT_THEME_ZIP_LIMITS,
+  inspectThemeZip,
+  tokenizePreparedThemeZip,
+  type ThemeZipLimits,
+} from '../../lib/theme-zip/theme-zip';
+import { isThemeZipError } from '../../lib/theme-zip/errors';
 
 export const LINK_EXPIRED = 'This download link has expired. Please try again.';
 export const RELEASE_NOT_FOUND = 'This release no longer exists.';
@@ -26,6 +33,16 @@ export interface ReleaseDownload {
   stream: Readable;
   contentLength: number;
   filename: string;
+}
+
+/** The stored zip behind a signed link. */
+export interface SignedDownload {
+  filename: string;
+  size: number;
+  /** A strong ETag: a stored release zip never changes (a new upload gets a new storage key). */
+  etag: string;
+  /** Counts a download against the key's allowance (429 past it) and opens the zip, or a byte range of it. */
+  open(range?: { start: number; end: number }): Promise<Readable>;
 }
 
 export interface PublishReleaseInput {
@@ -47,7 +64,11 @@ export interface ReleasesServiceDeps {
    * Checks a theme auth token's signature (modules/connect). Whether it is still its key's current token is checked
    * here, in the same query that checks the caller owns the key (one query less on every download).
    */
-  themeTokens: { verifySignature(token: string): Promise<ThemeTokenClaims | null> };
+  themeTokens: {
+    verifySignature(token: string): Promise<ThemeTokenClaims | null>;
+    /** The token for the key's tier now (re-signed when the key was upgraded since it was issued). */
+    tokenForTier(token: string, claims: ThemeTokenClaims, tier: Tier): Promise<string>;
+  };
   /** Downloads that stream, per user (or per key for the public signed link). */
   downloadLimit: RateLimiter;
   maxZipBytes: number;
@@ -71,13 +92,42 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
     ]);
     if (!key) throw notFound(OWNED_KEY_NOT_FOUND, 'key_not_found');
     // A token counts only while it is its key's current one (a newer token or a disconnect makes it stale).
-    if (token && (key.tokenVersion !== token.ver || key.tier !== token.tier)) {
+    // The version only: an upgrade changes the tier, never the token's validity (ADR 014).
+    if (token && key.tokenVersion !== token.ver) {
       throw forbidden(DOWNLOAD_MESSAGES.tokenMissing);
     }
     if (keyId !== link.keyId) throw forbidden(LINK_FOR_ANOTHER_KEY);
+    // The caller owns the key now, but the link was made for its owner then: it died when the key changed hands.
+    if (link.userId !== userId) throw linkExpired();
     if (!release) throw notFound(RELEASE_NOT_FOUND);
     if (release.edition !== key.tier) throw forbidden(WRONG_EDITION);
     return release;
+  }
+
+  /** Moves a checked zip into storage and records the release (409 when the version appeared meanwhile). */
+  async function storeRelease(input: PublishReleaseInput, zipPath: string, themeName: string | null) {
+    const storageKey = `${input.edition.toLowerCase()}/${input.version}-${randomBytes(6).toString('hex')}.zip`;
+    const { size } = await storage.put(storageKey, zipPath);
+    const row = await repo
+      .insertRelease(db, {
+        edition: input.edition,
+        version: input.version,
+        notes: input.notes,
+        themeName,
+        storageKey,
+        sizeBytes: size,
+        createdBy: input.createdBy,
+      })
+      .catch(async (error: unknown) => {
+        await storage.delete(storageKey);
+        throw error;
+      });
+    if (!row) {
+      // Someone published the same version meanwhile.
+      await storage.delete(storageKey);
+      throw versionExists(input);
+    }
+    return row;
   }
 
   async function openStoredZip(release: repo.ReleaseRow): Promise<ReleaseDownload> {
@@ -97,32 +147,19 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
      */
     async publishRelease(input: PublishReleaseInput): Promise<repo.ReleaseRow> {
       if (await repo.findReleaseByVersion(db, input.edition, input.version)) throw versionExists(input);
-      const info = await inspectThemeZip(input.zipPath, limits).catch((error: unknown) => {
-        if (!isThemeZipError(error)) throw error;
-        throw new AppError(error.code === 'zip_too_large' ? 413 : 400, error.message);
-      });
-      const storageKey = `${input.edition.toLowerCase()}/${input.version}-${randomBytes(6).toString('hex')}.zip`;
-      const { size } = await storage.put(storageKey, input.zipPath);
-      const row = await repo
-        .insertRelease(db, {
-          edition: input.edition,
-          version: input.version,
-          notes: input.notes,
-          themeName: info.themeName,
-          storageKey,
-          sizeBytes: size,
-          createdBy: input.createdBy,
-        })
-        .catch(async (error: unknown) => {
-          await storage.delete(storageKey);
-          throw error;
-        });
-      if (!row) {
-        // Someone published the same version meanwhile.
-        await storage.delete(storageKey);
-        throw versionExists(input);
+      let info = await inspectThemeZip(input.zipPath, limits).catch(toUploadError);
+      // A theme in one top-level folder is moved to the zip root once, here: every download then serves it as
+      // Shopify's theme upload expects.
+      const repackedPath = info.prefix === '' ? null : `${input.zipPath}.root.zip`;
+      try {
+        if (repackedPath) {
+          await repackThemeAtRoot(input.zipPath, repackedPath, limits).catch(toUploadError);
+          info = await inspectThemeZip(repackedPath, limits, { verifyContents: false }).catch(toUploadError);
+        }
+        return await storeRelease(input, repackedPath ?? input.zipPath, info.themeName);
+      } finally {
+        if (repackedPath) await rm(repackedPath, { force: true });
       }
-      return row;
     },
 
     hasRelease: (edition: Tier) => repo.hasEditionRelease(db, edition),
@@ -132,17 +169,34 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
       const key = await keys.requireOwnedKey(userId, apiKey);
       const release = pickLatestRelease(await repo.listEditionReleases(db, key.tier));
       if (!release) throw notFound(DOWNLOAD_MESSAGES.versionInfoFailed);
-      return { version: release.version, download_link: links.create(release.id, key.id) };
+      return { version: release.version, download_link: links.create(release.id, key.id, userId) };
     },
 
-    /** GET of a signed link: the signature is the credential. */
-    async openSignedDownload(query: { id: string; key: string; expires: string; sig: string }) {
+    /**
+     * GET or HEAD of a signed link: the signature is the credential, while the user it names still owns its key.
+     * Describes the stored zip; nothing is counted or opened until `open` (HEAD never opens it).
+     */
+    async findSignedDownload(query: SignedLinkQuery): Promise<SignedDownload> {
       const check = links.checkQuery(query);
-      if (!check.ok) throw forbidden(LINK_EXPIRED, 'link_expired');
-      const release = await repo.findRelease(db, check.claims.releaseId);
+      if (!check.ok) throw linkExpired();
+      const { claims } = check;
+      const [key, release] = await Promise.all([
+        keys.findOwnedKeyById(claims.userId, claims.keyId),
+        repo.findRelease(db, claims.releaseId),
+      ]);
+      if (!key) throw linkExpired();
       if (!release) throw notFound(RELEASE_NOT_FOUND);
-      downloadLimit.hit(`download-key:${check.claims.keyId}`);
-      return openStoredZip(release);
+      const stored = await storage.stat(release.storageKey);
+      if (!stored) throw notFound(RELEASE_NOT_FOUND);
+      return {
+        filename: releaseFilename(release),
+        size: stored.size,
+        etag: storedZipEtag(release.storageKey, stored.size),
+        async open(range) {
+          downloadLimit.hit(`download-key:${claims.keyId}`);
+          return storage.createReadStream(release.storageKey, range);
+        },
+      };
     },
 
     /**
@@ -159,8 +213,10 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
       if (!claims) throw forbidden(DOWNLOAD_MESSAGES.tokenMissing);
       const release = await resolveOwnRelease(userId, claims.kid, check.claims, claims);
       downloadLimit.hit(`download-user:${userId}`);
+      // The release is of the key's current edition; the token written into it names that edition too.
+      const token = await themeTokens.tokenForTier(input.token, claims, release.edition);
       const prepared = await preparedZips.get(await storage.localPath(release.storageKey));
-      const zip = tokenizePreparedThemeZip(prepared, input.token);
+      const zip = tokenizePreparedThemeZip(prepared, token);
       return { stream: zip.stream, contentLength: zip.contentLength, filename: releaseFilename(release) };
     },
 
@@ -180,7 +236,22 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
 export type ReleasesService = ReturnType<typeof createReleasesService>;
 
 function linkError(problem: LinkProblem): AppError {
-  return problem === 'expired' ? forbidden(LINK_EXPIRED, 'link_expired') : badRequest(DOWNLOAD_MESSAGES.linkMissing);
+  return problem === 'expired' ? linkExpired() : badRequest(DOWNLOAD_MESSAGES.linkMissing);
+}
+
+/** Expired, wrongly signed, or its owner no longer owns the key: the same answer for each. */
+function linkExpired(): AppError {
+  return forbidden(LINK_EXPIRED, 'link_expired');
+}
+
+/** A refused zip: 413 when too large, else 400, with the zip problem's message and code. */
+function toUploadError(error: unknown): never {
+  if (!isThemeZipError(error)) throw error;
+  throw new AppError(error.code === 'zip_too_large' ? 413 : 400, error.message, error.code);
+}
+
+function storedZipEtag(storageKey: string, size: number): string {
+  return `"${createHash('sha256').update(`${storageKey}:${size}`).digest('base64url').slice(0, 27)}"`;
 }
 
 function versionExists(input: { edition: Tier; version: string }): AppError {

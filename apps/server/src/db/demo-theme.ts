@@ -1,5 +1,6 @@
 /**
- * Writes small but realistic Shopify theme zips for tests, demos and benchmarks.
+ * The demo theme: small but realistic Shopify theme zips for the seed, tests and benchmarks, with the theme at the
+ * zip root as Shopify's theme upload expects (`folder` puts it in a top-level folder instead, as some vendors ship it).
  * `paddingBytes` adds random (incompressible) assets, generated while streaming.
  */
 import { randomFillSync } from 'node:crypto';
@@ -21,12 +22,14 @@ export interface GenerateThemeZipOptions {
   settingsData?: 'plain' | 'bom-comment' | 'missing';
   /** Timestamp of every entry. Default 2024-05-01T12:00:00Z (deterministic output). */
   mtime?: Date;
+  /** A top-level folder holding the theme, e.g. 'aurora-pro'. Default: the theme is at the zip root. */
+  folder?: string;
 }
 
 export interface GeneratedThemeZip {
   /** Size of the written zip. */
   bytes: number;
-  /** Top-level folder of the theme, e.g. 'aurora-pro/'. */
+  /** '' (the theme is at the zip root), or the top-level folder given as `folder`, e.g. 'aurora-pro/'. */
   prefix: string;
   entryCount: number;
 }
@@ -54,10 +57,10 @@ export const SHOPIFY_SETTINGS_COMMENT = [
   ' */',
 ].join('\n');
 
-/** Writes a theme zip under `<theme>-<edition>/` to `outPath`. */
+/** Writes a theme zip to `outPath`. */
 export async function generateThemeZip(outPath: string, options: GenerateThemeZipOptions): Promise<GeneratedThemeZip> {
   const themeName = options.themeName ?? 'Aurora';
-  const prefix = `${slugify(themeName)}-${options.edition.toLowerCase()}/`;
+  const prefix = options.folder === undefined ? '' : `${options.folder}/`;
   const mtime = options.mtime ?? DEFAULT_MTIME;
   const zip = new yazl.ZipFile();
   const files = buildThemeFiles({ ...options, themeName });
@@ -109,14 +112,6 @@ async function writeZip(zip: yazl.ZipFile, outPath: string): Promise<void> {
   await Promise.race([written, failed]);
 }
 
-function slugify(name: string): string {
-  const slug = name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return slug === '' ? 'theme' : slug;
-}
-
 function buildThemeFiles(options: GenerateThemeZipOptions & { themeName: string }): ThemeFile[] {
   const files: ThemeFile[] = [
     { path: 'layout/theme.liquid', content: themeLayout() },
@@ -129,11 +124,11 @@ function buildThemeFiles(options: GenerateThemeZipOptions & { themeName: string 
     { path: 'snippets/license-check.liquid', content: licenseSnippet(options.edition) },
     { path: 'assets/theme.css', content: themeCss() },
     { path: 'assets/theme.js', content: themeJs(options.version), streamed: true },
-    { path: 'locales/en.default.json', content: toJson(englishLocale()) },
     { path: 'config/settings_schema.json', content: toJson(settingsSchema(options)) },
   ];
   const settingsData = settingsDataText(options.settingsData ?? 'plain');
   if (settingsData !== null) files.push({ path: 'config/settings_data.json', content: settingsData });
+  files.push({ path: 'locales/en.default.json', content: toJson(englishLocale()) });
   return files;
 }
 

@@ -1,9 +1,10 @@
 import { copyFile, rm, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { createPreparedZipCache } from './prepared-zip-cache';
-import { generateThemeZip, tokenizePreparedThemeZip } from './theme-zip';
-import { isThemeZipError } from './theme-zip-errors';
-import { expectUnzipTestPasses, saveStream, unzipFile, useTempDir } from './theme-zip-test-support';
+import { generateThemeZip } from '../../db/demo-theme';
+import { tokenizePreparedThemeZip } from './theme-zip';
+import { isThemeZipError } from './errors';
+import { expectUnzipTestPasses, saveStream, unzipFile, useTempDir } from '../../../test/helpers/theme-zip';
 
 const tempPath = useTempDir('prepared-cache');
 
@@ -18,7 +19,7 @@ describe('prepared zip cache', () => {
       const out = tempPath(`${token}.zip`);
       await saveStream(tokenizePreparedThemeZip(first, token).stream, out);
       await expectUnzipTestPasses(out);
-      const settings = JSON.parse((await unzipFile(out, 'aurora-pro/config/settings_data.json')).toString('utf8'));
+      const settings = JSON.parse((await unzipFile(out, 'config/settings_data.json')).toString('utf8'));
       expect(settings.current.license_token).toBe(token);
     }
   });
@@ -27,7 +28,7 @@ describe('prepared zip cache', () => {
     const zip = tempPath('replaced.zip');
     const other = tempPath('other.zip');
     await generateThemeZip(zip, { edition: 'LITE', version: '1.0.0' });
-    await generateThemeZip(other, { edition: 'LITE', version: '1.0.1', themeName: 'Borealis' });
+    await generateThemeZip(other, { edition: 'LITE', version: '1.0.1', folder: 'borealis-lite' });
     const cache = createPreparedZipCache({ max: 4 });
     const before = await cache.get(zip);
     await copyFile(other, zip);

@@ -12,6 +12,7 @@ export type ThemeZipErrorCode =
   | 'uncompressed_too_large'
   | 'not_a_theme'
   | 'multiple_themes'
+  | 'outside_theme_folder'
   | 'settings_too_large'
   | 'invalid_settings_json'
   | 'output_too_large'

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import * as yauzl from 'yauzl';
 import type { Entry } from 'yauzl';
 import * as yazl from 'yazl';
-import { ThemeZipError, type ThemeZipErrorCode } from './theme-zip-errors';
+import { ThemeZipError, type ThemeZipErrorCode } from '../../src/lib/theme-zip/errors';
 import {
   FLAG_DATA_DESCRIPTOR,
   FLAG_UTF8,
@@ -20,7 +20,7 @@ import {
   buildEndRecord,
   buildLocalHeader,
   toDosDateTime,
-} from './zip-structures';
+} from '../../src/lib/theme-zip/zip-structures';
 
 export const run = promisify(execFile);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ThemeZipError, isThemeZipError } from './theme-zip-errors';
+import { ThemeZipError, isThemeZipError } from './errors';
 
 describe('ThemeZipError', () => {
   it('carries a code, a message and an optional cause', () => {

@@ -3,7 +3,7 @@
  * entry extents, and building headers. Classic (non-zip64) archives only.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { ThemeZipError } from './theme-zip-errors';
+import { ThemeZipError } from './errors';
 
 const LOCAL_HEADER_SIGNATURE = 0x04034b50;
 const CENTRAL_HEADER_SIGNATURE = 0x02014b50;
@@ -257,6 +257,13 @@ export function toDosDateTime(date: Date): { dosDate: number; dosTime: number } 
   const dosDate = ((year - 1980) << 9) | ((date.getMonth() + 1) << 5) | date.getDate();
   const dosTime = (date.getHours() << 11) | (date.getMinutes() << 5) | Math.floor(date.getSeconds() / 2);
   return { dosDate, dosTime };
+}
+
+/** A written archive must stay a classic one: below 4 GiB before its end record, fewer than 65535 entries. */
+export function assertOutputFits(totalWithoutEnd: number, entryCount: number): void {
+  if (totalWithoutEnd >= MAX_UINT32 || entryCount >= MAX_UINT16) {
+    throw new ThemeZipError('output_too_large', 'The theme zip would need ZIP64, which is not supported');
+  }
 }
 
 function invalidZip(detail?: string): ThemeZipError {

@@ -1,16 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { parseShopifyJson } from './theme-settings';
-import { generateThemeZip } from './theme-zip-generator';
-import { expectUnzipTestPasses, listEntries, unzipFile, useTempDir } from './theme-zip-test-support';
+import { parseShopifyJson } from '../lib/theme-zip/settings-data';
+import { expectUnzipTestPasses, listEntries, unzipFile, useTempDir } from '../../test/helpers/theme-zip';
+import { generateThemeZip } from './demo-theme';
 
 const tempPath = useTempDir('theme-zip-generator');
 
 describe('generateThemeZip', () => {
-  it('writes a valid theme zip under <theme>-<edition>/', async () => {
+  it('writes a valid theme zip with the theme at the zip root', async () => {
     const path = tempPath('gen.zip');
     const result = await generateThemeZip(path, { edition: 'LITE', version: '1.2.3', themeName: 'Nordic Light' });
-    expect(result.prefix).toBe('nordic-light-lite/');
+    expect(result.prefix).toBe('');
     await expectUnzipTestPasses(path);
     const names = (await listEntries(path)).map((entry) => entry.fileName);
     expect(names).toHaveLength(result.entryCount);
@@ -20,9 +20,14 @@ describe('generateThemeZip', () => {
       'snippets/license-check.liquid',
       'locales/en.default.json',
     ]) {
-      expect(names).toContain(`nordic-light-lite/${file}`);
+      expect(names).toContain(file);
     }
-    const schemaText = (await unzipFile(path, 'nordic-light-lite/config/settings_schema.json')).toString();
+    expect(
+      names
+        .filter((name) => name.includes('/'))
+        .every((name) => /^(layout|templates|sections|snippets|assets|locales|config)\//.test(name)),
+    ).toBe(true);
+    const schemaText = (await unzipFile(path, 'config/settings_schema.json')).toString();
     const schema = parseShopifyJson(schemaText).value as Array<Record<string, unknown>>;
     expect(schema.find((section) => section['name'] === 'theme_info')).toMatchObject({
       theme_name: 'Nordic Light',
@@ -32,6 +37,16 @@ describe('generateThemeZip', () => {
     expect(license?.['settings']).toContainEqual(expect.objectContaining({ type: 'text', id: 'license_token' }));
   });
 
+  it('puts the theme in a top-level folder when asked', async () => {
+    const path = tempPath('folder.zip');
+    const result = await generateThemeZip(path, { edition: 'PRO', version: '1.0.0', folder: 'aurora-pro' });
+    expect(result.prefix).toBe('aurora-pro/');
+    const names = (await listEntries(path)).map((entry) => entry.fileName);
+    expect(names).toHaveLength(result.entryCount);
+    expect(names.every((name) => name.startsWith('aurora-pro/'))).toBe(true);
+    expect(names).toContain('aurora-pro/layout/theme.liquid');
+  });
+
   it('adds incompressible padding in chunked asset files', async () => {
     const path = tempPath('padded.zip');
     const result = await generateThemeZip(path, { edition: 'PRO', version: '1.0.0', paddingBytes: 9 * 1024 * 1024 });
@@ -39,8 +54,8 @@ describe('generateThemeZip', () => {
     const entries = await listEntries(path);
     const media = entries.filter((entry) => entry.fileName.includes('assets/media-'));
     expect(media.map((entry) => [entry.fileName, entry.uncompressedSize])).toEqual([
-      ['aurora-pro/assets/media-000.bin', 8 * 1024 * 1024],
-      ['aurora-pro/assets/media-001.bin', 1024 * 1024],
+      ['assets/media-000.bin', 8 * 1024 * 1024],
+      ['assets/media-001.bin', 1024 * 1024],
     ]);
     await expectUnzipTestPasses(path);
   });
@@ -50,7 +65,7 @@ describe('generateThemeZip settings_data variants', () => {
   it('writes a BOM and Shopify comment before the JSON for bom-comment', async () => {
     const path = tempPath('bom.zip');
     await generateThemeZip(path, { edition: 'REGULAR', version: '1.0.0', settingsData: 'bom-comment' });
-    const bytes = await unzipFile(path, 'aurora-regular/config/settings_data.json');
+    const bytes = await unzipFile(path, 'config/settings_data.json');
     expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     expect(bytes.toString('utf8')).toContain('IMPORTANT: The contents of this file are auto-generated.');
     expect(parseShopifyJson(bytes.toString('utf8')).value).toMatchObject({ current: { license_token: '' } });
@@ -60,7 +75,7 @@ describe('generateThemeZip settings_data variants', () => {
     const path = tempPath('missing.zip');
     const result = await generateThemeZip(path, { edition: 'LITE', version: '1.0.0', settingsData: 'missing' });
     const names = (await listEntries(path)).map((entry) => entry.fileName);
-    expect(names).not.toContain('aurora-lite/config/settings_data.json');
+    expect(names).not.toContain('config/settings_data.json');
     expect(names).toHaveLength(result.entryCount);
   });
 

@@ -1,12 +1,16 @@
 /**
- * Shopify theme zips: validation (`inspectThemeZip`) and per-customer copies with the
- * license token written into `config/settings_data.json` (`createTokenizedThemeZip`).
+ * Shopify theme zips: validation (`inspectThemeZip`) and per-customer copies with the license token written into
+ * `config/settings_data.json` (`createTokenizedThemeZip`): every other entry is copied raw and keeps its place.
  */
 import { open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { crc32, deflateRawSync } from 'node:zlib';
-import { injectLicenseToken } from './theme-settings';
-import { ThemeZipError } from './theme-zip-errors';
+import {
+  DEFAULT_LICENSE_SETTING_ID,
+  planLicenseTokenEdit,
+  writeLicenseToken,
+  type LicenseTokenEdit,
+} from './settings-data';
 import {
   DEFAULT_THEME_ZIP_LIMITS,
   SETTINGS_DATA_FILE,
@@ -16,26 +20,24 @@ import {
   readThemeName,
   verifyEntryContents,
   withScannedThemeZip,
+  centralFieldsOf,
   type FileIdentity,
   type RawEntry,
   type ThemeZipLimits,
   type ThemeZipScan,
-} from './theme-zip-scan';
+} from './scan';
 import {
   FLAG_UTF8,
-  MAX_UINT16,
-  MAX_UINT32,
   buildCentralHeader,
   buildEndRecord,
+  assertOutputFits,
   buildLocalHeader,
   readRangeChunks,
   toDosDateTime,
   type CentralHeaderFields,
 } from './zip-structures';
 
-export { DEFAULT_THEME_ZIP_LIMITS, type ThemeZipLimits } from './theme-zip-scan';
-export { generateThemeZip } from './theme-zip-generator';
-export type { GenerateThemeZipOptions, GeneratedThemeZip } from './theme-zip-generator';
+export { DEFAULT_THEME_ZIP_LIMITS, type ThemeZipLimits } from './scan';
 
 /** What `inspectThemeZip` learned about a valid theme zip. */
 export interface ThemeZipInfo {
@@ -84,6 +86,8 @@ export async function inspectThemeZip(
 ): Promise<ThemeZipInfo> {
   return withScannedThemeZip(path, limits, async (scan, zipfile) => {
     if (options.verifyContents ?? true) await verifyEntryContents(zipfile, scan.entries);
+    // A settings file the token cannot be written into is refused now, not at the first download.
+    planLicenseTokenEdit(await readSettingsText(zipfile, scan.settingsData));
     return {
       entryCount: scan.entries.length,
       prefix: scan.prefix,
@@ -94,9 +98,9 @@ export async function inspectThemeZip(
 }
 
 /**
- * Builds a copy of the theme zip with the token in `<prefix>config/settings_data.json`.
- * Every other entry's local header, data and data descriptor are copied byte for byte;
- * the settings file is appended as a new deflated entry, then a new central directory.
+ * Builds a copy of the theme zip with the token in `<prefix>config/settings_data.json`. Every other entry's local
+ * header, data and data descriptor are copied byte for byte; the settings entry is written anew at its original place
+ * (at the end when the theme has none), then a new central directory.
  */
 export async function createTokenizedThemeZip(
   path: string,
@@ -114,17 +118,18 @@ export interface PreparedThemeZip {
   readonly path: string;
   readonly scan: ThemeZipScan;
   readonly settingsText: string | null;
+  /** Where the token goes in the settings text (for the default setting id), planned once. */
+  readonly settingsEdit: LicenseTokenEdit;
 }
 
 export async function prepareThemeZip(
   path: string,
   limits: ThemeZipLimits = DEFAULT_THEME_ZIP_LIMITS,
 ): Promise<PreparedThemeZip> {
-  return withScannedThemeZip(path, limits, async (scan, zipfile) => ({
-    path,
-    scan,
-    settingsText: await readSettingsText(zipfile, scan.settingsData),
-  }));
+  return withScannedThemeZip(path, limits, async (scan, zipfile) => {
+    const settingsText = await readSettingsText(zipfile, scan.settingsData);
+    return { path, scan, settingsText, settingsEdit: planLicenseTokenEdit(settingsText) };
+  });
 }
 
 /** True while the file at the prepared path is still the one that was scanned (same size, mtime and inode). */
@@ -150,7 +155,12 @@ export function tokenizePreparedThemeZip(
   token: string,
   opts: Pick<TokenizeOptions, 'settingId'> = {},
 ): TokenizedThemeZip {
-  const settingsJson = injectLicenseToken(prepared.settingsText, token, opts.settingId);
+  const settingId = opts.settingId ?? DEFAULT_LICENSE_SETTING_ID;
+  const edit =
+    settingId === DEFAULT_LICENSE_SETTING_ID
+      ? prepared.settingsEdit
+      : planLicenseTokenEdit(prepared.settingsText, settingId);
+  const settingsJson = writeLicenseToken(edit, token);
   const parts = planTokenizedZip(prepared.scan, settingsJson);
   const contentLength = sumPartLengths(parts);
   const stream = Readable.from(streamParts(prepared.path, prepared.scan.identity, parts, contentLength), {
@@ -165,17 +175,23 @@ function planTokenizedZip(scan: ThemeZipScan, settingsJson: string): OutputPart[
   const parts: OutputPart[] = [];
   const centralHeaders: Buffer[] = [];
   let offset = 0;
+  const settings = buildSettingsEntry(scan, settingsJson);
+  const pushSettings = () => {
+    parts.push({ kind: 'bytes', data: settings.localRecord });
+    centralHeaders.push(buildCentralHeader({ ...settings.central, localHeaderOffset: offset }));
+    offset += settings.localRecord.length;
+  };
   for (const { entry, span } of scan.entries) {
-    if (entry === scan.settingsData) continue;
+    if (entry === scan.settingsData) {
+      pushSettings();
+      continue;
+    }
     const length = span.end - span.start;
     pushCopy(parts, span.start, length);
     centralHeaders.push(buildCentralHeader({ ...centralFieldsOf(entry), localHeaderOffset: offset }));
     offset += length;
   }
-  const settings = buildSettingsEntry(scan, settingsJson);
-  parts.push({ kind: 'bytes', data: settings.localRecord });
-  centralHeaders.push(buildCentralHeader({ ...settings.central, localHeaderOffset: offset }));
-  offset += settings.localRecord.length;
+  if (scan.settingsData === null) pushSettings();
   const centralDirectory = Buffer.concat(centralHeaders);
   assertOutputFits(offset + centralDirectory.length, centralHeaders.length);
   parts.push({ kind: 'bytes', data: centralDirectory });
@@ -196,25 +212,6 @@ function pushCopy(parts: OutputPart[], start: number, length: number): void {
   const last = parts.at(-1);
   if (last?.kind === 'copy' && last.start + last.length === start) last.length += length;
   else parts.push({ kind: 'copy', start, length });
-}
-
-function centralFieldsOf(entry: RawEntry): Omit<CentralHeaderFields, 'localHeaderOffset'> {
-  return {
-    versionMadeBy: entry.versionMadeBy,
-    versionNeeded: entry.versionNeededToExtract,
-    flags: entry.generalPurposeBitFlag,
-    method: entry.compressionMethod,
-    dosTime: entry.lastModFileTime,
-    dosDate: entry.lastModFileDate,
-    crc32: entry.crc32,
-    compressedSize: entry.compressedSize,
-    uncompressedSize: entry.uncompressedSize,
-    internalAttributes: entry.internalFileAttributes,
-    externalAttributes: entry.externalFileAttributes,
-    fileName: entry.fileNameRaw,
-    extraField: entry.extraFieldRaw,
-    comment: entry.fileCommentRaw,
-  };
 }
 
 /**
@@ -262,12 +259,6 @@ function keepTimestampExtras(entry: RawEntry): Buffer {
       return Buffer.concat([head, field.data]);
     }),
   );
-}
-
-function assertOutputFits(totalWithoutEnd: number, entryCount: number): void {
-  if (totalWithoutEnd >= MAX_UINT32 || entryCount >= MAX_UINT16) {
-    throw new ThemeZipError('output_too_large', 'The tokenized theme zip would need ZIP64, which is not supported');
-  }
 }
 
 function sumPartLengths(parts: OutputPart[]): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findThemePrefix } from './theme-zip-scan';
-import { ThemeZipError } from './theme-zip-errors';
+import { findThemePrefix } from './scan';
+import { ThemeZipError } from './errors';
 
 const THEME_FILES = ['layout/theme.liquid', 'config/settings_schema.json', 'templates/index.json'];
 

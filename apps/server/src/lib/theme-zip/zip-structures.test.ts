@@ -7,7 +7,7 @@ import {
   expectUnzipTestPasses,
   listEntries,
   useTempDir,
-} from './theme-zip-test-support';
+} from '../../../test/helpers/theme-zip';
 import {
   buildEndRecord,
   measureDataDescriptor,

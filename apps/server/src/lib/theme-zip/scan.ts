@@ -7,14 +7,15 @@ import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import * as yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
-import { parseShopifyJson } from './theme-settings';
-import { ThemeZipError } from './theme-zip-errors';
+import { parseShopifyJson } from './settings-data';
+import { ThemeZipError } from './errors';
 import {
   MAX_UINT32,
   readEndRecord,
   readLocalSpan,
   readRangeChunks,
   zip64UnsupportedError,
+  type CentralHeaderFields,
   type EndRecord,
   type LocalSpan,
 } from './zip-structures';
@@ -450,4 +451,24 @@ function unreadableEntry(name: string, cause: unknown): ThemeZipError {
 
 function formatBytes(bytes: number): string {
   return bytes >= MIB ? `${Math.round((bytes / MIB) * 10) / 10} MB` : `${bytes} bytes`;
+}
+
+/** The central directory fields of a scanned entry, to write it again (the local header offset is the writer's). */
+export function centralFieldsOf(entry: RawEntry): Omit<CentralHeaderFields, 'localHeaderOffset'> {
+  return {
+    versionMadeBy: entry.versionMadeBy,
+    versionNeeded: entry.versionNeededToExtract,
+    flags: entry.generalPurposeBitFlag,
+    method: entry.compressionMethod,
+    dosTime: entry.lastModFileTime,
+    dosDate: entry.lastModFileDate,
+    crc32: entry.crc32,
+    compressedSize: entry.compressedSize,
+    uncompressedSize: entry.uncompressedSize,
+    internalAttributes: entry.internalFileAttributes,
+    externalAttributes: entry.externalFileAttributes,
+    fileName: entry.fileNameRaw,
+    extraField: entry.extraFieldRaw,
+    comment: entry.fileCommentRaw,
+  };
 }

@@ -4,15 +4,10 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import * as yazl from 'yazl';
-import { parseShopifyJson } from './theme-settings';
-import {
-  createTokenizedThemeZip,
-  generateThemeZip,
-  inspectThemeZip,
-  type GenerateThemeZipOptions,
-  type ThemeZipLimits,
-} from './theme-zip';
-import { SHOPIFY_SETTINGS_COMMENT } from './theme-zip-generator';
+import { parseShopifyJson } from './settings-data';
+import { generateThemeZip, type GenerateThemeZipOptions } from '../../db/demo-theme';
+import { createTokenizedThemeZip, inspectThemeZip, type ThemeZipLimits } from './theme-zip';
+import { SHOPIFY_SETTINGS_COMMENT } from '../../db/demo-theme';
 import {
   buildZipByHand,
   expectThemeZipError,
@@ -24,7 +19,7 @@ import {
   unzipFile,
   useTempDir,
   writeZip,
-} from './theme-zip-test-support';
+} from '../../../test/helpers/theme-zip';
 
 const TOKEN = 'kp_live_7f3a9c2e-token';
 const GENEROUS_LIMITS: ThemeZipLimits = {
@@ -44,7 +39,13 @@ function zipOf(
 
 async function generate(options: Partial<GenerateThemeZipOptions> = {}): Promise<string> {
   const path = tempPath('theme.zip');
-  await generateThemeZip(path, { edition: 'PRO', version: '2.4.1', ...options });
+  // In a top-level folder, as releases uploaded before the root layout still are (and some vendors ship them).
+  await generateThemeZip(path, {
+    edition: 'PRO',
+    version: '2.4.1',
+    folder: `aurora-${(options.edition ?? 'PRO').toLowerCase()}`,
+    ...options,
+  });
   return path;
 }
 
@@ -185,6 +186,12 @@ describe('inspectThemeZip', () => {
     });
   });
 
+  it('rejects a settings_data.json the token cannot be written into', async () => {
+    for (const settings of ['{"current": oops', '[1, 2]']) {
+      await expectThemeZipError(inspectThemeZip(await zipOf(minimalTheme('', settings))), 'invalid_settings_json');
+    }
+  });
+
   it('rejects a missing file', async () => {
     await expectThemeZipError(inspectThemeZip(tempPath('nope.zip')), 'zip_not_found');
   });
@@ -296,13 +303,40 @@ describe('createTokenizedThemeZip', () => {
     expect(value['presets']).toEqual({ Default: { color_accent: '#1f6feb', color_background: '#ffffff' } });
   });
 
-  it('keeps the entry order, moving settings_data.json to the end', async () => {
+  it('keeps every entry at its place, settings_data.json included', async () => {
     const source = await generate();
     const { path } = await tokenize(source);
     const before = (await listEntries(source)).map((entry) => entry.fileName);
     const after = (await listEntries(path)).map((entry) => entry.fileName);
-    const settings = 'aurora-pro/config/settings_data.json';
-    expect(after).toEqual([...before.filter((name) => name !== settings), settings]);
+    expect(before.indexOf('aurora-pro/config/settings_data.json')).toBeLessThan(before.length - 1);
+    expect(after).toEqual(before);
+  });
+
+  it('writes the token into the settings text in place: every other byte of it survives', async () => {
+    const settings = [
+      '{',
+      '  "current": {',
+      '    "big_number": 12345678901234567890,',
+      '    "ratio": 1.50,',
+      '    "cafe": "Caf\\u00e9",',
+      '    "license_token": ""',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    const files = minimalTheme('', settings);
+    const source = await zipOf({ ...files, 'snippets/after-settings.liquid': '{{ settings.ratio }}' });
+    const { path } = await tokenize(source);
+    await expectUnzipTestPasses(path);
+    const text = (await unzipFile(path, 'config/settings_data.json')).toString('utf8');
+    expect(text).toBe(settings.replace('"license_token": ""', `"license_token": "${TOKEN}"`));
+    expect(text).toContain('12345678901234567890');
+    expect(text).toContain('"ratio": 1.50');
+    expect(text).toContain('Caf\\u00e9');
+    await expectUntouchedEntriesIdentical(source, path, 'config/settings_data.json');
+    const names = (await listEntries(path)).map((entry) => entry.fileName);
+    expect(names).toEqual((await listEntries(source)).map((entry) => entry.fileName));
+    expect(names.at(-1)).toBe('snippets/after-settings.liquid');
   });
 
   it('copies data descriptors (bit 3) with their entries', async () => {

@@ -1,0 +1,302 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import { sandboxPayments } from '../../db/schema';
+import {
+  type CreatePaymentInput,
+  PaymentProviderError,
+  type PaymentProvider,
+  type ProviderPayment,
+  type ProviderPaymentStatus,
+} from './port';
+import { redactSecrets } from './redact-secrets';
+import { signStripePayload, verifyStripeWebhook } from './stripe-webhook';
+
+/** What a sandbox test card does (packages/shared's `sandboxCardOutcome` decides it from the card number). */
+export type SandboxCardOutcome = { outcome: 'succeeded' } | { outcome: 'declined'; code: string; message: string };
+
+export type SandboxConfirmResult =
+  | { result: 'succeeded'; payment: ProviderPayment }
+  /** The payment waits for another card, like a Stripe PaymentIntent after a decline. */
+  | { result: 'declined'; code: string; message: string; payment: ProviderPayment }
+  | { result: 'not_found' }
+  /** Already succeeded or canceled: nothing was changed and no event was sent. */
+  | { result: 'not_confirmable'; payment: ProviderPayment };
+
+export interface SandboxPaymentProviderOptions {
+  db: Db;
+  /** Signs the sandbox's events (Stripe's scheme) and verifies them on the webhook route. */
+  webhookSecret: string;
+  /**
+   * Hands a signed event to the portal's webhook route (`POST /stripe/webhook`, the route Stripe's events take).
+   * A 2xx status is a delivery; another status or a throw is retried.
+   */
+  deliver: (rawBody: string, signatureHeader: string) => Promise<{ statusCode: number }>;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Waits before each retry of a failed delivery (Stripe retries too, for days; the sandbox a few times). */
+  retryDelaysMs?: readonly number[];
+}
+
+export interface SandboxPaymentProvider extends PaymentProvider {
+  readonly name: 'sandbox';
+  /** Confirms a payment with a test card's outcome, then sends the signed event (after the update committed). */
+  confirmPayment(ref: string, outcome: SandboxCardOutcome): Promise<SandboxConfirmResult>;
+  /** Refunds part or all of a succeeded payment, then sends `charge.refunded`. */
+  refundPayment(ref: string, cents: number): Promise<ProviderPayment>;
+  /** Resolves when no event delivery is in flight (tests; a graceful shutdown). */
+  idle(): Promise<void>;
+}
+
+export const SANDBOX_PUBLISHABLE_KEY = 'pk_sandbox_keyport';
+const DEFAULT_RETRY_DELAYS_MS = [250, 1000, 4000] as const;
+
+type Row = typeof sandboxPayments.$inferSelect;
+
+/**
+ * The offline stand-in for Stripe, and the default: payments live in `sandbox_payments` (its own table, the way
+ * Stripe keeps its own), ids look like Stripe's (`pi_sandbox_…`, `pi_…_secret_…`), a card is "confirmed" through the
+ * portal's `POST /sandbox/stripe/confirm`, and every change is announced with a Stripe-shaped event signed exactly as
+ * Stripe signs (`t=…,v1=HMAC-SHA256`) and delivered to the portal's own webhook route. So fulfilment runs the same
+ * code, with the same checks, whichever provider took the money.
+ */
+export function createSandboxPaymentProvider(options: SandboxPaymentProviderOptions): SandboxPaymentProvider {
+  const { db, webhookSecret, deliver, log } = options;
+  const retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const inFlight = new Set<Promise<void>>();
+
+  /** Sends an event without making the caller wait for the webhook (Stripe does not either). */
+  function emit(type: string, object: Record<string, unknown>): void {
+    const event = {
+      id: `evt_sandbox_${randomId(24)}`,
+      object: 'event',
+      api_version: null,
+      created: nowSeconds(),
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+      data: { object },
+    };
+    const delivery = deliverWithRetries(event.id, type, JSON.stringify(event)).finally(() => inFlight.delete(delivery));
+    inFlight.add(delivery);
+  }
+
+  async function deliverWithRetries(eventId: string, type: string, body: string): Promise<void> {
+    for (let attempt = 1; attempt <= retryDelaysMs.length + 1; attempt++) {
+      let problem: string;
+      try {
+        // Signed again for each attempt, as Stripe does: the timestamp is the attempt's.
+        const { statusCode } = await deliver(body, signStripePayload(body, webhookSecret, nowSeconds()));
+        if (statusCode >= 200 && statusCode < 300) {
+          if (attempt > 1) log.info({ eventId, type, attempt }, 'sandbox payment event delivered after a retry');
+          return;
+        }
+        problem = `the webhook answered ${statusCode}`;
+      } catch (error) {
+        problem = error instanceof Error ? `${error.name}: ${redactSecrets(error.message)}` : 'delivery failed';
+      }
+      const delay = retryDelaysMs[attempt - 1];
+      if (delay === undefined) {
+        log.error({ eventId, type, attempts: attempt, problem }, 'sandbox payment event not delivered; giving up');
+        return;
+      }
+      log.warn({ eventId, type, attempt, problem }, 'sandbox payment event not delivered; retrying');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+
+  async function findPayment(ref: string): Promise<Row | undefined> {
+    const [row] = await db.select().from(sandboxPayments).where(eq(sandboxPayments.id, ref));
+    return row;
+  }
+
+  return {
+    name: 'sandbox',
+    publishableKey: SANDBOX_PUBLISHABLE_KEY,
+
+    async createPayment(input: CreatePaymentInput) {
+      if (!Number.isInteger(input.amountCents) || input.amountCents < 50) {
+        throw new PaymentProviderError('Amount must be at least $0.50 usd'); // Stripe's minimum charge
+      }
+      const id = `pi_sandbox_${randomId(24)}`;
+      // One conditional insert: the unique idempotency key decides, never a read-then-write.
+      const [created] = await db
+        .insert(sandboxPayments)
+        .values({
+          id,
+          clientSecret: `${id}_secret_${randomId(24)}`,
+          amountCents: input.amountCents,
+          currency: input.currency,
+          status: 'requires_payment' satisfies ProviderPaymentStatus,
+          description: input.description,
+          metadata: input.metadata,
+          receiptEmail: input.receiptEmail,
+          idempotencyKey: input.idempotencyKey,
+        })
+        .onConflictDoNothing({ target: sandboxPayments.idempotencyKey })
+        .returning();
+      if (created) return toProviderPayment(created);
+      const [earlier] = await db
+        .select()
+        .from(sandboxPayments)
+        .where(eq(sandboxPayments.idempotencyKey, input.idempotencyKey));
+      if (!earlier) throw new PaymentProviderError('The sandbox lost an idempotent payment');
+      if (!sameRequest(earlier, input)) {
+        // What Stripe answers too: a key is bound to the parameters it was first used with.
+        throw new PaymentProviderError(
+          'Keys for idempotent requests can only be used with the same parameters they were first used with',
+        );
+      }
+      return toProviderPayment(earlier);
+    },
+
+    async retrievePayment(ref) {
+      const row = await findPayment(ref);
+      return row ? toProviderPayment(row) : null;
+    },
+
+    async cancelPayment(ref) {
+      const [canceled] = await db
+        .update(sandboxPayments)
+        .set({ status: 'canceled', updatedAt: new Date() })
+        .where(and(eq(sandboxPayments.id, ref), sql`${sandboxPayments.status} in ('requires_payment', 'processing')`))
+        .returning({ id: sandboxPayments.id });
+      if (canceled) return;
+      const row = await findPayment(ref);
+      if (!row) throw new PaymentProviderError(`No such payment: ${ref}`);
+      // Already succeeded or canceled: a no-op, like the Stripe adapter.
+    },
+
+    async confirmPayment(ref, outcome) {
+      const succeeded = outcome.outcome === 'succeeded';
+      const [row] = await db
+        .update(sandboxPayments)
+        .set(
+          succeeded
+            ? { status: 'succeeded', lastError: null, updatedAt: new Date() }
+            : { lastError: outcome.message, updatedAt: new Date() },
+        )
+        .where(and(eq(sandboxPayments.id, ref), eq(sandboxPayments.status, 'requires_payment')))
+        .returning();
+      if (!row) {
+        const current = await findPayment(ref);
+        return current ? { result: 'not_confirmable', payment: toProviderPayment(current) } : { result: 'not_found' };
+      }
+      // The update has committed (no transaction is open here): only now may the event leave.
+      if (outcome.outcome === 'succeeded') {
+        emit('payment_intent.succeeded', paymentIntentObject(row, null));
+        return { result: 'succeeded', payment: toProviderPayment(row) };
+      }
+      emit('payment_intent.payment_failed', paymentIntentObject(row, outcome));
+      return { result: 'declined', code: outcome.code, message: outcome.message, payment: toProviderPayment(row) };
+    },
+
+    async refundPayment(ref, cents) {
+      if (!Number.isInteger(cents) || cents <= 0) throw new PaymentProviderError('Refund amount must be positive');
+      const [row] = await db
+        .update(sandboxPayments)
+        .set({ refundedCents: sql`${sandboxPayments.refundedCents} + ${cents}`, updatedAt: new Date() })
+        .where(
+          and(
+            eq(sandboxPayments.id, ref),
+            eq(sandboxPayments.status, 'succeeded'),
+            sql`${sandboxPayments.refundedCents} + ${cents} <= ${sandboxPayments.amountCents}`,
+          ),
+        )
+        .returning();
+      if (!row) {
+        const current = await findPayment(ref);
+        throw new PaymentProviderError(
+          !current
+            ? `No such payment: ${ref}`
+            : current.status !== 'succeeded'
+              ? 'This payment cannot be refunded: it has not succeeded'
+              : 'Refund amount is greater than what remains to refund',
+        );
+      }
+      emit('charge.refunded', chargeObject(row));
+      return toProviderPayment(row);
+    },
+
+    async idle() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+
+    verifyWebhook(rawBody, signatureHeader) {
+      return verifyStripeWebhook(rawBody, signatureHeader, webhookSecret);
+    },
+  };
+}
+
+function toProviderPayment(row: Row): ProviderPayment {
+  return {
+    ref: row.id,
+    status: row.status as ProviderPaymentStatus,
+    amountCents: row.amountCents,
+    currency: row.currency,
+    metadata: { ...row.metadata },
+    refundedCents: row.refundedCents,
+    clientSecret: row.clientSecret,
+    lastError: row.lastError,
+  };
+}
+
+function sameRequest(row: Row, input: CreatePaymentInput): boolean {
+  return (
+    row.amountCents === input.amountCents &&
+    row.currency === input.currency &&
+    row.description === input.description &&
+    row.receiptEmail === input.receiptEmail &&
+    canonical(row.metadata) === canonical(input.metadata)
+  );
+}
+
+/** jsonb does not keep key order: compare metadata by sorted entries. */
+function canonical(metadata: Record<string, string>): string {
+  return JSON.stringify(Object.entries(metadata).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The payment as a Stripe PaymentIntent object (without its client secret: events are not for browsers). */
+function paymentIntentObject(row: Row, decline: { code: string; message: string } | null): Record<string, unknown> {
+  return {
+    id: row.id,
+    object: 'payment_intent',
+    amount: row.amountCents,
+    amount_received: row.status === 'succeeded' ? row.amountCents : 0,
+    currency: row.currency,
+    status: row.status === 'requires_payment' ? 'requires_payment_method' : row.status,
+    description: row.description,
+    metadata: row.metadata,
+    receipt_email: row.receiptEmail,
+    payment_method_types: ['card'],
+    latest_charge: row.status === 'succeeded' ? chargeIdOf(row.id) : null,
+    last_payment_error: decline ? { type: 'card_error', code: decline.code, message: decline.message } : null,
+    created: Math.floor(row.createdAt.getTime() / 1000),
+    livemode: false,
+  };
+}
+
+function chargeObject(row: Row): Record<string, unknown> {
+  return {
+    id: chargeIdOf(row.id),
+    object: 'charge',
+    amount: row.amountCents,
+    amount_refunded: row.refundedCents,
+    refunded: row.refundedCents === row.amountCents,
+    currency: row.currency,
+    payment_intent: row.id,
+    status: 'succeeded',
+    livemode: false,
+  };
+}
+
+const chargeIdOf = (paymentId: string) => paymentId.replace(/^pi_/, 'ch_');
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function randomId(length: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  // 62 letters: the modulo bias is irrelevant for ids that only need to be unique and unguessable enough.
+  return Array.from(randomBytes(length), (byte) => alphabet[byte % alphabet.length]).join('');
+}

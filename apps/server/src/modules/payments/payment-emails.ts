@@ -1,0 +1,64 @@
+import { formatUsd, formatVatRate } from '@keyport/shared/domain/money';
+import { upgradePathLabel, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
+import { REVERSE_CHARGE_LABEL } from '@keyport/shared/domain/vat';
+import type { EmailMessage } from '../../integrations/email/port';
+import type { OrderRow } from './payments.repo';
+
+/** The order's amounts as lines of text: subtotal, VAT (or reverse charge), total. */
+export function amountLines(order: OrderRow): string[] {
+  const vat = order.reverseCharge
+    ? `VAT: ${formatUsd(0)} (${REVERSE_CHARGE_LABEL}: VAT to be accounted for by the recipient${order.vatId ? `, VAT ID ${order.vatId}` : ''})`
+    : `VAT (${formatVatRate(order.vatRateBp)}): ${formatUsd(order.vatAmountCents)}`;
+  return [`Subtotal: ${formatUsd(order.baseAmountCents)}`, vat, `Total: ${formatUsd(order.totalAmountCents)}`];
+}
+
+const label = (order: OrderRow) => upgradePathLabel(order.path as UpgradePath);
+
+/** Sent through the outbox when a paid upgrade was applied. */
+export function receiptEmail(order: OrderRow): EmailMessage {
+  return {
+    to: order.billing.email,
+    subject: `Your Keyport receipt: ${label(order)} upgrade`,
+    text: [
+      `Hello ${order.billing.name},`,
+      '',
+      `Thank you for your purchase. Your license ${order.licenseKey} is now ${order.toTier}.`,
+      '',
+      `Order: ${order.id}`,
+      `Upgrade: ${label(order)}`,
+      ...amountLines(order),
+      `Paid: ${(order.paymentCompletedAt ?? new Date()).toISOString().slice(0, 10)}`,
+      '',
+      'The theme you have installed keeps working. Download the theme or generate a new token from your license card to get',
+      `the ${order.toTier} edition. A PDF receipt is in Settings, Invoices.`,
+    ].join('\n'),
+  };
+}
+
+/** Sent when a payment arrived but the upgrade could not be applied (the key changed meanwhile): it is refunded. */
+export function upgradeNotAppliedEmail(order: OrderRow): EmailMessage {
+  return {
+    to: order.billing.email,
+    subject: 'Your Keyport upgrade could not be applied',
+    text: [
+      `Hello ${order.billing.name},`,
+      '',
+      `We received your payment of ${formatUsd(order.totalAmountCents)} for order ${order.id} (${label(order)}), but the`,
+      `license ${order.licenseKey} was no longer a ${order.fromTier} license of your account when it arrived, so nothing`,
+      'was changed. We will refund the payment; you do not need to do anything.',
+    ].join('\n'),
+  };
+}
+
+/** Sent when an order was refunded. */
+export function refundEmail(order: OrderRow): EmailMessage {
+  return {
+    to: order.billing.email,
+    subject: `Your Keyport refund for order ${order.id}`,
+    text: [
+      `Hello ${order.billing.name},`,
+      '',
+      `Order ${order.id} (${label(order)}, ${formatUsd(order.totalAmountCents)}) was refunded.`,
+    ].join('\n'),
+  };
+}

@@ -1,0 +1,147 @@
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { paymentWebhookEvents, upgradeOrders, type UpgradeOrderStatus } from '../../db/schema';
+
+export type OrderRow = typeof upgradeOrders.$inferSelect;
+export type NewOrder = typeof upgradeOrders.$inferInsert;
+
+/** Orders a payment may still complete: the open one, and one replaced by a newer attempt (its money may arrive). */
+const PAYABLE: UpgradeOrderStatus[] = ['pending', 'superseded'];
+
+/** The key's pending order, if any (at most one: a partial unique index). */
+export function findPendingOrder(db: DbOrTx, licenseKeyId: number) {
+  return db
+    .select()
+    .from(upgradeOrders)
+    .where(and(eq(upgradeOrders.licenseKeyId, licenseKeyId), eq(upgradeOrders.status, 'pending')))
+    .then((rows) => rows[0] ?? null);
+}
+
+/** Inserts a pending order; null when the key already has one (the unique index decides, not a read). */
+export function insertPendingOrder(db: DbOrTx, values: NewOrder) {
+  return db
+    .insert(upgradeOrders)
+    .values({ ...values, status: 'pending' })
+    .onConflictDoNothing({
+      target: upgradeOrders.licenseKeyId,
+      where: sql`${upgradeOrders.status} = 'pending'`,
+    })
+    .returning()
+    .then((rows) => rows[0] ?? null);
+}
+
+/** Records the provider's payment on the order, once (a second caller finds it set and keeps the first). */
+export function attachPayment(db: DbOrTx, orderId: number, provider: string, paymentRef: string) {
+  return db
+    .update(upgradeOrders)
+    .set({ provider, providerPaymentId: paymentRef, updatedAt: sql`now()` })
+    .where(and(eq(upgradeOrders.id, orderId), isNull(upgradeOrders.providerPaymentId)))
+    .returning()
+    .then((rows) => rows[0] ?? null);
+}
+
+export function findOrder(db: DbOrTx, orderId: number) {
+  return db
+    .select()
+    .from(upgradeOrders)
+    .where(eq(upgradeOrders.id, orderId))
+    .then((rows) => rows[0] ?? null);
+}
+
+export function findOwnedOrder(db: DbOrTx, userId: number, orderId: number) {
+  return db
+    .select()
+    .from(upgradeOrders)
+    .where(and(eq(upgradeOrders.id, orderId), eq(upgradeOrders.userId, userId)))
+    .then((rows) => rows[0] ?? null);
+}
+
+export function findOrderByPayment(db: DbOrTx, provider: string, paymentRef: string) {
+  return db
+    .select()
+    .from(upgradeOrders)
+    .where(and(eq(upgradeOrders.provider, provider), eq(upgradeOrders.providerPaymentId, paymentRef)))
+    .then((rows) => rows[0] ?? null);
+}
+
+/** A pending order replaced by a newer attempt for the same key (different amounts or billing). */
+export function supersedeOrder(db: DbOrTx, orderId: number) {
+  return db
+    .update(upgradeOrders)
+    .set({ status: 'superseded', updatedAt: sql`now()` })
+    .where(and(eq(upgradeOrders.id, orderId), eq(upgradeOrders.status, 'pending')))
+    .returning({ id: upgradeOrders.id })
+    .then((rows) => rows[0] ?? null);
+}
+
+/**
+ * The payment arrived: the order becomes completed, once. Of any number of webhook deliveries and sync calls at the
+ * same moment, the status condition lets exactly one through; the others find nothing.
+ */
+export function completeOrder(db: DbOrTx, orderId: number, paidAt: Date) {
+  return db
+    .update(upgradeOrders)
+    .set({ status: 'completed', paymentCompletedAt: paidAt, lastPaymentError: null, updatedAt: sql`now()` })
+    .where(and(eq(upgradeOrders.id, orderId), inArray(upgradeOrders.status, PAYABLE)))
+    .returning()
+    .then((rows) => rows[0] ?? null);
+}
+
+export async function markUpgradeProcessed(db: DbOrTx, orderId: number, at: Date) {
+  await db.update(upgradeOrders).set({ upgradeProcessedAt: at }).where(eq(upgradeOrders.id, orderId));
+}
+
+/** A paid order a person must look at: paid but not applicable ('needs_refund') or not matching ('review'). */
+export function flagOrder(
+  db: DbOrTx,
+  orderId: number,
+  status: 'needs_refund' | 'review',
+  reason: string,
+  from: UpgradeOrderStatus[],
+) {
+  return db
+    .update(upgradeOrders)
+    .set({ status, processingError: reason, updatedAt: sql`now()` })
+    .where(and(eq(upgradeOrders.id, orderId), inArray(upgradeOrders.status, from)))
+    .returning()
+    .then((rows) => rows[0] ?? null);
+}
+
+/** The money went back: a completed (or flagged) order becomes refunded, once. */
+export function refundOrder(db: DbOrTx, orderId: number, at: Date) {
+  return db
+    .update(upgradeOrders)
+    .set({ status: 'refunded', refundedAt: at, updatedAt: sql`now()` })
+    .where(and(eq(upgradeOrders.id, orderId), inArray(upgradeOrders.status, ['completed', 'needs_refund', 'review'])))
+    .returning()
+    .then((rows) => rows[0] ?? null);
+}
+
+export async function recordPaymentError(db: DbOrTx, orderId: number, message: string) {
+  await db
+    .update(upgradeOrders)
+    .set({ lastPaymentError: message.slice(0, 500), updatedAt: sql`now()` })
+    .where(and(eq(upgradeOrders.id, orderId), inArray(upgradeOrders.status, PAYABLE)));
+}
+
+export function listUserOrders(db: DbOrTx, userId: number) {
+  return db.select().from(upgradeOrders).where(eq(upgradeOrders.userId, userId)).orderBy(desc(upgradeOrders.id));
+}
+
+export async function isEventProcessed(db: DbOrTx, provider: string, eventId: string): Promise<boolean> {
+  const rows = await db
+    .select({ eventId: paymentWebhookEvents.eventId })
+    .from(paymentWebhookEvents)
+    .where(and(eq(paymentWebhookEvents.provider, provider), eq(paymentWebhookEvents.eventId, eventId)));
+  return rows.length > 0;
+}
+
+/** Records an event as processed; false when it already was (a concurrent delivery of the same event won). */
+export async function recordEvent(db: DbOrTx, provider: string, eventId: string, type: string): Promise<boolean> {
+  const rows = await db
+    .insert(paymentWebhookEvents)
+    .values({ provider, eventId, type })
+    .onConflictDoNothing()
+    .returning({ eventId: paymentWebhookEvents.eventId });
+  return rows.length > 0;
+}

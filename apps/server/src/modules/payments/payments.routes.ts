@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import * as contracts from '@keyport/shared/contracts/payments';
+import { luhnValid, normalizeCardNumber, sandboxCardOutcome } from '@keyport/shared/domain/card-payment';
+import { AppError, notFound } from '../../http/errors';
+import { registerRoute } from '../../http/route';
+
+export const CARD_NUMBER_INVALID = 'Your card number is invalid.';
+
+/** §7 card payments: config, payment intents and their sync, the webhook, the sandbox's confirmation, receipts. */
+export async function paymentsRoutes(app: FastifyInstance) {
+  const { payments, sandboxPayments, receipts } = app.services;
+
+  registerRoute(app, contracts.getStripeConfig, async (_input, _request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { publishableKey: payments.publishableKey() };
+  });
+
+  registerRoute(app, contracts.createPaymentIntent, async ({ user, body }) => {
+    const started = await payments.start(user.id, body);
+    return {
+      payment_intent: { id: started.paymentRef, client_secret: started.clientSecret },
+      order: payments.toQuote(started.order),
+    };
+  });
+
+  registerRoute(app, contracts.syncPaymentIntent, async ({ user, params }) => {
+    const settled = await payments.sync(user.id, params.id);
+    return { order: payments.toQuote(settled.order), key: settled.key };
+  });
+
+  // The webhook reads its body as raw bytes (the signature is over them): a parser scoped to this route only.
+  await app.register(async (webhook) => {
+    webhook.removeAllContentTypeParsers();
+    webhook.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    registerRoute(webhook, contracts.stripeWebhook, async (_input, request) => {
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const signature = request.headers['stripe-signature'];
+      const { duplicate } = await payments.handleWebhook(raw, typeof signature === 'string' ? signature : undefined);
+      return { received: true as const, duplicate };
+    });
+  });
+
+  // Only while payments run in the sandbox: Stripe's test cards decide; the sandbox then sends the signed event to
+  // the webhook above, as Stripe would.
+  if (sandboxPayments) {
+    registerRoute(app, contracts.confirmSandboxPayment, async ({ user, body }) => {
+      await payments.ownedOrderByPayment(user.id, body.payment_intent_id);
+      const digits = normalizeCardNumber(body.card_number);
+      if (!luhnValid(digits)) throw new AppError(402, CARD_NUMBER_INVALID, 'invalid_number');
+      const outcome = sandboxCardOutcome(digits);
+      await sandboxPayments.confirmPayment(body.payment_intent_id, outcome);
+      if (outcome.outcome === 'declined') throw new AppError(402, outcome.message, outcome.code);
+      return { status: 'succeeded' as const };
+    });
+  }
+
+  registerRoute(app, contracts.getOrderReceipt, async ({ user, params }, _request, reply) => {
+    const order = await payments.ownedOrder(user.id, Number(params.id));
+    if (order.paymentCompletedAt === null) throw notFound('This order has no receipt: it was not paid.', 'not_paid');
+    const pdf = await receipts.render(order);
+    reply
+      .code(200)
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', `attachment; filename="keyport-receipt-${order.id}.pdf"`)
+      .header('cache-control', 'private, no-store');
+    return pdf;
+  });
+}

@@ -1,0 +1,422 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Key } from '@keyport/shared/contracts/keys';
+import type { BillingInput, OrderQuote } from '@keyport/shared/contracts/payments';
+import { BILLING_MESSAGES } from '@keyport/shared/domain/billing';
+import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
+import type { Tier } from '@keyport/shared/domain/tiers';
+import { findUpgradePath, upgradePathLabel, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
+import { calculateVat } from '@keyport/shared/domain/vat';
+import type { Db, DbOrTx } from '../../db/client';
+import type { BillingSnapshot } from '../../db/schema';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors';
+import type { RateLimiter } from '../../http/rate-limit';
+import type { Outbox } from '../../integrations/email/outbox';
+import {
+  PaymentProviderError,
+  WebhookVerificationError,
+  type PaymentProvider,
+  type ProviderEvent,
+  type ProviderPayment,
+} from '../../integrations/payments/port';
+import type { BillingService, VerifiedVatId } from '../billing/billing.service';
+import type { KeysService } from '../keys/keys.service';
+import type { PaidOrder, UpgradesService } from '../upgrades/upgrades.service';
+import { receiptEmail, refundEmail, upgradeNotAppliedEmail } from './payment-emails';
+import * as repo from './payments.repo';
+
+export const PAYMENT_NOT_FOUND = 'Payment not found.';
+export const PRICE_MISMATCH = 'This price is not the price of this upgrade. Reload the page and try again.';
+export const INVALID_SIGNATURE = 'Invalid webhook signature.';
+export const PROVIDER_UNAVAILABLE = 'The payment provider did not answer. Please try again.';
+
+export interface PaymentsServiceDeps {
+  db: Db;
+  provider: PaymentProvider;
+  keys: Pick<KeysService, 'requireOwnedKey'>;
+  upgrades: Pick<UpgradesService, 'prices' | 'applyPaidUpgrade' | 'revertPaidUpgrade'>;
+  billing: Pick<BillingService, 'verifiedVatIdFor' | 'isCountry'>;
+  outbox: Outbox;
+  /** Payment starts per user (each may create a payment at the provider). */
+  startLimit: RateLimiter;
+  log: FastifyBaseLogger;
+  now?: () => Date;
+}
+
+export interface StartPaymentInput {
+  price_id: string;
+  theme_type: Tier;
+  key: string;
+  billing: BillingInput;
+}
+
+/** What a settled payment changed: the order as it is now, and the key when the upgrade was applied just now. */
+export interface Settlement {
+  order: repo.OrderRow;
+  key: Key | null;
+}
+
+/**
+ * Card payments for upgrades: quote → start → settle. Amounts come from the catalogue and the billing country (and a
+ * VIES-valid VAT ID), never from the browser. A payment is settled by re-reading it from the provider — from a webhook
+ * or from the browser's sync after confirmation, through the same `settle` — in one short transaction: the order
+ * completes with a conditional update, the upgrade is applied (or the order flagged), the receipt goes to the outbox.
+ * No network call runs inside a transaction.
+ */
+export function createPaymentsService(deps: PaymentsServiceDeps) {
+  const { db, provider, keys, upgrades, billing, outbox, log } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  /** Calls the provider; its failures become a 502 the person can retry (nothing was written). */
+  async function atProvider<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof PaymentProviderError) {
+        log.warn({ err: error }, 'payment provider call failed');
+        throw new AppError(502, PROVIDER_UNAVAILABLE, 'provider_unavailable');
+      }
+      throw error;
+    }
+  }
+
+  /** The order's payment at the provider, created once per order (the idempotency key is the order's). */
+  async function ensurePayment(order: repo.OrderRow): Promise<ProviderPayment | null> {
+    if (order.providerPaymentId) {
+      const existing = await atProvider(() => provider.retrievePayment(order.providerPaymentId!));
+      return existing && existing.status !== 'canceled' ? existing : null;
+    }
+    const payment = await atProvider(() =>
+      provider.createPayment({
+        amountCents: order.totalAmountCents,
+        currency: 'usd',
+        description: `Keyport upgrade ${upgradePathLabel(order.path)} (order ${order.id})`,
+        metadata: { order_id: String(order.id), license_key_id: String(order.licenseKeyId), upgrade_path: order.path },
+        receiptEmail: order.billing.email,
+        idempotencyKey: `keyport-order-${order.id}`,
+      }),
+    );
+    await repo.attachPayment(db, order.id, provider.name, payment.ref);
+    return payment;
+  }
+
+  async function quoteFor(userId: number, input: StartPaymentInput) {
+    const key = await keys.requireOwnedKey(userId, input.key);
+    const path = findUpgradePath(key.tier, input.theme_type);
+    if (!path) {
+      throw badRequest(`A ${key.tier} license cannot be upgraded to ${input.theme_type}.`, 'invalid_upgrade_path');
+    }
+    const price = (await upgrades.prices()).find((entry) => entry.path === path);
+    if (!price?.providerPriceId) throw badRequest(CARD_PAYMENT_MESSAGES.noPriceId(input.theme_type), 'no_price_id');
+    if (input.price_id !== price.providerPriceId) throw badRequest(PRICE_MISMATCH, 'price_mismatch');
+    const snapshot = billingSnapshot(input.billing);
+    if (!billing.isCountry(snapshot.address.country)) throw badRequest(BILLING_MESSAGES.country, 'invalid_country');
+    if (snapshot.is_business && !snapshot.company_name) {
+      throw badRequest(BILLING_MESSAGES.companyName, 'company_name_required');
+    }
+    // A network call (VIES, cached for a day), before any transaction.
+    const verified = snapshot.is_business
+      ? await billing.verifiedVatIdFor(input.billing.vat_id, snapshot.address.country)
+      : null;
+    const vat = calculateVat({
+      amountCents: price.amountCents,
+      country: snapshot.address.country,
+      isBusiness: snapshot.is_business,
+      vatId: verified?.vatNumber ?? null,
+    });
+    return { key, path, price, snapshot, verified, vat };
+  }
+
+  function orderValues(userId: number, quote: Awaited<ReturnType<typeof quoteFor>>): repo.NewOrder {
+    const { key, path, price, snapshot, verified, vat } = quote;
+    return {
+      userId,
+      licenseKeyId: key.id,
+      licenseKey: key.apiKey,
+      path,
+      fromTier: price.from,
+      toTier: price.to,
+      priceId: price.providerPriceId!,
+      currency: 'usd',
+      baseAmountCents: vat.baseCents,
+      vatAmountCents: vat.vatCents,
+      totalAmountCents: vat.totalCents,
+      vatRateBp: vat.rateBp,
+      reverseCharge: vat.reverseCharge,
+      billing: snapshot,
+      ...vatEvidence(vat.reverseCharge ? verified : null),
+      provider: provider.name,
+    };
+  }
+
+  /**
+   * Settles a payment as the provider reports it, inside `tx`: a success completes its order once and applies the
+   * upgrade; a decline is recorded; anything that does not match the order is flagged for a person, never applied.
+   */
+  async function settle(payment: ProviderPayment, tx: DbOrTx): Promise<Settlement | null> {
+    const order = await repo.findOrderByPayment(tx, provider.name, payment.ref);
+    if (!order) {
+      log.warn({ paymentRef: payment.ref }, 'a payment without an order');
+      return null;
+    }
+    if (payment.status !== 'succeeded') {
+      if (payment.lastError) await repo.recordPaymentError(tx, order.id, payment.lastError);
+      return { order: (await repo.findOrder(tx, order.id)) ?? order, key: null };
+    }
+    if (
+      payment.amountCents !== order.totalAmountCents ||
+      payment.currency !== order.currency ||
+      payment.metadata.order_id !== String(order.id)
+    ) {
+      const reason = `The payment (${payment.amountCents} ${payment.currency}, order ${payment.metadata.order_id ?? '?'}) does not match order ${order.id} (${order.totalAmountCents} ${order.currency}).`;
+      const flagged = await repo.flagOrder(tx, order.id, 'review', reason, ['pending', 'superseded']);
+      if (flagged) log.error({ orderId: order.id, paymentRef: payment.ref }, 'payment does not match its order');
+      return { order: flagged ?? order, key: null };
+    }
+    const paidAt = now();
+    const completed = await repo.completeOrder(tx, order.id, paidAt);
+    if (!completed) return { order, key: null }; // settled before: by another delivery or the sync
+    const applied = await upgrades.applyPaidUpgrade(toPaidOrder(completed), tx);
+    if (!applied.applied) {
+      const flagged = await repo.flagOrder(tx, order.id, 'needs_refund', applied.reason, ['completed']);
+      log.error({ orderId: order.id }, 'a paid upgrade could not be applied; flagged for refund');
+      await outbox.enqueue(tx, upgradeNotAppliedEmail(completed));
+      return { order: flagged ?? completed, key: null };
+    }
+    await repo.markUpgradeProcessed(tx, order.id, paidAt);
+    await outbox.enqueue(tx, receiptEmail(completed));
+    return { order: completed, key: applied.key };
+  }
+
+  /** A full refund: the order becomes refunded and the tier goes back when nothing changed since. */
+  async function refund(payment: ProviderPayment, tx: DbOrTx): Promise<void> {
+    const order = await repo.findOrderByPayment(tx, provider.name, payment.ref);
+    if (!order) return;
+    if (payment.refundedCents < order.totalAmountCents) {
+      log.info({ orderId: order.id, refundedCents: payment.refundedCents }, 'partial refund: the upgrade stays');
+      return;
+    }
+    const refunded = await repo.refundOrder(tx, order.id, now());
+    if (!refunded) return;
+    if (order.status === 'completed') {
+      const { tierReverted } = await upgrades.revertPaidUpgrade(toPaidOrder(order), tx);
+      if (!tierReverted) log.warn({ orderId: order.id }, 'refunded; the key changed since, so its tier stays');
+    }
+    await outbox.enqueue(tx, refundEmail(order));
+  }
+
+  /** Applies a payment as re-read from the provider, for an event or a sync, in one transaction; emails after. */
+  async function process(kind: ProviderEvent['kind'], payment: ProviderPayment, event?: ProviderEvent) {
+    const result = await db.transaction(async (tx) => {
+      if (event && !(await repo.recordEvent(tx, provider.name, event.id, event.type))) return 'duplicate' as const;
+      if (kind === 'refunded') {
+        await refund(payment, tx);
+        return null;
+      }
+      return settle(payment, tx);
+    });
+    void outbox.flush();
+    return result;
+  }
+
+  return {
+    publishableKey: () => provider.publishableKey,
+
+    /**
+     * §7 POST /stripe/payment-intents: the pending order of the key and its payment. The same quote (path, amounts,
+     * billing) reuses the pending order and its payment; a different one replaces it. Two calls at once share one.
+     */
+    async start(
+      userId: number,
+      input: StartPaymentInput,
+    ): Promise<{ paymentRef: string; clientSecret: string; order: repo.OrderRow }> {
+      deps.startLimit.hit(`payment-start:${userId}`);
+      const quote = await quoteFor(userId, input);
+      const wanted = orderValues(userId, quote);
+      for (let attempt = 0; attempt < 3; attempt++) {
+        let order = await repo.findPendingOrder(db, quote.key.id);
+        if (order && !isSameOrder(order, wanted)) {
+          await repo.supersedeOrder(db, order.id);
+          if (order.providerPaymentId) void cancelQuietly(order.providerPaymentId);
+          order = null;
+        }
+        order ??= await repo.insertPendingOrder(db, wanted);
+        if (!order) continue; // another start for this key inserted its order first: use that one
+        const payment = await ensurePayment(order);
+        if (!payment) {
+          // Its payment was canceled at the provider: this order cannot be paid any more.
+          await repo.supersedeOrder(db, order.id);
+          continue;
+        }
+        if (payment.status === 'succeeded') {
+          // Paid already (its webhook may still be on the way): settle it rather than take a second payment.
+          await process('payment_succeeded', payment);
+          throw conflict('This upgrade is already paid.', 'already_paid');
+        }
+        const current = (await repo.findOrder(db, order.id)) ?? order;
+        return { paymentRef: payment.ref, clientSecret: payment.clientSecret, order: current };
+      }
+      throw conflict('Another payment for this license is starting. Please try again.', 'payment_in_progress');
+    },
+
+    /** After the browser confirmed: re-read the caller's payment and settle it (the webhook's code). */
+    async sync(userId: number, paymentRef: string): Promise<Settlement> {
+      const order = await repo.findOrderByPayment(db, provider.name, paymentRef);
+      if (!order || order.userId !== userId) throw notFound(PAYMENT_NOT_FOUND, 'payment_not_found');
+      const payment = await atProvider(() => provider.retrievePayment(paymentRef));
+      if (!payment) throw notFound(PAYMENT_NOT_FOUND, 'payment_not_found');
+      const settled = await process('payment_succeeded', payment);
+      const current = (await repo.findOrder(db, order.id)) ?? order;
+      const key = settled && settled !== 'duplicate' ? settled.key : null;
+      return { order: current, key: key ?? (await currentKey(userId, current.licenseKey)) };
+    },
+
+    /**
+     * §7 webhook: verified on the raw body, deduplicated on the event id, the payment re-read from the provider and
+     * settled. A replay, or a concurrent delivery of the same event, changes nothing.
+     */
+    async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<{ duplicate: boolean }> {
+      let event: ProviderEvent;
+      try {
+        event = provider.verifyWebhook(rawBody, signature);
+      } catch (error) {
+        if (error instanceof WebhookVerificationError) throw badRequest(INVALID_SIGNATURE, 'invalid_signature');
+        throw error;
+      }
+      if (event.kind === 'ignored' || !event.paymentRef) return { duplicate: false };
+      if (await repo.isEventProcessed(db, provider.name, event.id)) return { duplicate: true };
+      const payment = await atProvider(() => provider.retrievePayment(event.paymentRef!));
+      if (!payment) {
+        log.warn(
+          { eventId: event.id, paymentRef: event.paymentRef },
+          'webhook for a payment the provider does not know',
+        );
+        return { duplicate: false };
+      }
+      const result = await process(event.kind, payment, event);
+      return { duplicate: result === 'duplicate' };
+    },
+
+    /** The caller's order (for the receipt). */
+    async ownedOrder(userId: number, orderId: number): Promise<repo.OrderRow> {
+      const order = await repo.findOwnedOrder(db, userId, orderId);
+      if (!order) throw notFound('Order not found.', 'order_not_found');
+      return order;
+    },
+
+    /** The caller's order behind a provider payment (the sandbox's confirmation checks it). */
+    async ownedOrderByPayment(userId: number, paymentRef: string): Promise<repo.OrderRow> {
+      const order = await repo.findOrderByPayment(db, provider.name, paymentRef);
+      if (!order || order.userId !== userId) throw notFound(PAYMENT_NOT_FOUND, 'payment_not_found');
+      return order;
+    },
+
+    toQuote,
+  };
+
+  async function cancelQuietly(paymentRef: string) {
+    try {
+      await provider.cancelPayment(paymentRef);
+    } catch (error) {
+      log.warn({ err: error, paymentRef }, 'could not cancel a superseded payment');
+    }
+  }
+
+  async function currentKey(userId: number, apiKey: string): Promise<Key | null> {
+    try {
+      return (await keys.requireOwnedKey(userId, apiKey)).key;
+    } catch {
+      return null; // the key left the account meanwhile
+    }
+  }
+}
+export type PaymentsService = ReturnType<typeof createPaymentsService>;
+
+/** The billing details as the order keeps them: trimmed, optional parts null. */
+function billingSnapshot(input: BillingInput): BillingSnapshot {
+  const optional = (value: string | null | undefined) => (value && value.trim() !== '' ? value.trim() : null);
+  return {
+    name: input.name.trim(),
+    email: input.email.trim().toLowerCase(),
+    address: {
+      line1: input.address.line1.trim(),
+      line2: optional(input.address.line2),
+      city: input.address.city.trim(),
+      state: optional(input.address.state),
+      postal_code: input.address.postal_code.trim(),
+      country: input.address.country.trim().toUpperCase(),
+    },
+    is_business: input.is_business,
+    company_name: input.is_business ? optional(input.company_name) : null,
+  };
+}
+
+function vatEvidence(verified: VerifiedVatId | null) {
+  return {
+    vatId: verified?.vatNumber ?? null,
+    vatCountry: verified?.countryCode ?? null,
+    vatConsultationNumber: verified?.consultationNumber ?? null,
+    vatCheckedAt: verified?.checkedAt ?? null,
+  };
+}
+
+/** Whether a pending order is the one this request would create (same payer, path, amounts, billing, provider). */
+function isSameOrder(order: repo.OrderRow, wanted: repo.NewOrder): boolean {
+  return (
+    order.userId === wanted.userId &&
+    order.path === wanted.path &&
+    order.priceId === wanted.priceId &&
+    order.provider === wanted.provider &&
+    order.baseAmountCents === wanted.baseAmountCents &&
+    order.vatAmountCents === wanted.vatAmountCents &&
+    order.totalAmountCents === wanted.totalAmountCents &&
+    order.vatRateBp === wanted.vatRateBp &&
+    order.reverseCharge === wanted.reverseCharge &&
+    order.vatId === (wanted.vatId ?? null) &&
+    canonicalJson(order.billing) === canonicalJson(wanted.billing)
+  );
+}
+
+/** JSON with object keys sorted: jsonb gives keys back in its own order, so plain JSON.stringify would differ. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
+}
+
+export function toPaidOrder(order: repo.OrderRow): PaidOrder {
+  return {
+    id: order.id,
+    userId: order.userId,
+    licenseKeyId: order.licenseKeyId,
+    licenseKey: order.licenseKey,
+    path: order.path as UpgradePath,
+    fromTier: order.fromTier,
+    toTier: order.toTier,
+    provider: order.provider,
+    currency: order.currency,
+    baseAmountCents: order.baseAmountCents,
+    vatAmountCents: order.vatAmountCents,
+    totalAmountCents: order.totalAmountCents,
+    vatRateBp: order.vatRateBp,
+    reverseCharge: order.reverseCharge,
+    paymentCompletedAt: order.paymentCompletedAt,
+  };
+}
+
+function toQuote(order: repo.OrderRow): OrderQuote {
+  return {
+    id: order.id,
+    status: order.status,
+    from: order.fromTier,
+    to: order.toTier,
+    currency: 'usd',
+    base_amount: order.baseAmountCents,
+    vat_amount: order.vatAmountCents,
+    total_amount: order.totalAmountCents,
+    vat_rate: order.vatRateBp / 100,
+    reverse_charge: order.reverseCharge,
+    last_payment_error: order.lastPaymentError,
+  };
+}

@@ -1,0 +1,336 @@
+import { randomInt } from 'node:crypto';
+import type { Key } from '@keyport/shared/contracts/keys';
+import type { PurchasedUpgrade, UpgradeOption } from '@keyport/shared/contracts/upgrades';
+import { TOKEN_MESSAGES } from '@keyport/shared/domain/card-payment';
+import { formatUsd } from '@keyport/shared/domain/money';
+import type { Tier } from '@keyport/shared/domain/tiers';
+import {
+  DEFAULT_UPGRADE_PRICES_CENTS,
+  UPGRADE_PATH_TIERS,
+  UPGRADE_PATHS,
+  dashboardPickerSlug,
+  tokenRedeemedMessage,
+  upgradePathLabel,
+  upgradePathsFrom,
+  type UpgradePath,
+} from '@keyport/shared/domain/upgrade-paths';
+import type { Db, DbOrTx } from '../../db/client';
+import { badRequest, conflict } from '../../http/errors';
+import type { RateLimiter } from '../../http/rate-limit';
+import { hashSecret } from '../../lib/secrets';
+import type { KeysService } from '../keys/keys.service';
+import * as repo from './upgrades.repo';
+
+export const TOKEN_NOT_VALID = 'This upgrade token is not valid. Check it and try again.';
+export const TOKEN_ALREADY_USED = 'This upgrade token has already been used.';
+
+/** A paid order, as fulfilment hands it over (modules/payments owns the order itself). */
+export interface PaidOrder {
+  id: number;
+  userId: number;
+  licenseKeyId: number;
+  licenseKey: string;
+  path: UpgradePath;
+  fromTier: Tier;
+  toTier: Tier;
+  provider: string;
+  currency: string;
+  baseAmountCents: number;
+  vatAmountCents: number;
+  totalAmountCents: number;
+  vatRateBp: number;
+  reverseCharge: boolean;
+  paymentCompletedAt: Date | null;
+}
+
+export interface UpgradePrice {
+  path: UpgradePath;
+  from: Tier;
+  to: Tier;
+  amountCents: number;
+  providerPriceId: string | null;
+}
+
+export interface UpgradesServiceDeps {
+  db: Db;
+  keys: Pick<KeysService, 'requireOwnedKey' | 'changeTier'>;
+  /** Token redemptions per user and per IP (tokens must not be guessable by trying). */
+  redeemLimits: { byUser: RateLimiter; byIp: RateLimiter };
+}
+
+// Crockford base32, as license keys: no I, L, O, U.
+const TOKEN_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A new upgrade token: `UPG-` and 5 groups of 5 characters (125 random bits). */
+export function generateUpgradeToken(): string {
+  const groups = Array.from({ length: 5 }, () =>
+    Array.from({ length: 5 }, () => TOKEN_ALPHABET[randomInt(TOKEN_ALPHABET.length)]).join(''),
+  );
+  return `UPG-${groups.join('-')}`;
+}
+
+/** How a typed token is matched: trimmed, upper case (tokens are stored as a hash of that form). */
+export function normalizeUpgradeToken(input: string): string {
+  return input.trim().toUpperCase();
+}
+
+/**
+ * Upgrades: the price catalogue, the options a key can take, single-use upgrade tokens, and the one way a paid or
+ * redeemed upgrade reaches a key (through the keys service's conditional tier change), with its purchased record.
+ */
+export function createUpgradesService({ db, keys, redeemLimits }: UpgradesServiceDeps) {
+  async function prices(tx: DbOrTx = db): Promise<UpgradePrice[]> {
+    const rows = await repo.listPrices(tx);
+    return UPGRADE_PATHS.flatMap((path) => {
+      const row = rows.find((candidate) => candidate.path === path);
+      if (!row) return [];
+      return [
+        { path, ...UPGRADE_PATH_TIERS[path], amountCents: row.amountCents, providerPriceId: row.providerPriceId },
+      ];
+    });
+  }
+
+  return {
+    prices,
+
+    /** Puts the §9 prices into an empty catalogue (paths that have a price keep it). */
+    async ensureCatalogue(priceIds: Partial<Record<UpgradePath, string>>): Promise<void> {
+      await repo.insertMissingPrices(
+        db,
+        UPGRADE_PATHS.map((path) => ({
+          path,
+          amountCents: DEFAULT_UPGRADE_PRICES_CENTS[path],
+          providerPriceId: priceIds[path] ?? null,
+        })),
+      );
+    },
+
+    async savePrices(
+      staffId: number,
+      entries: { path: UpgradePath; amount_cents: number; price_id: string | null }[],
+    ): Promise<UpgradePrice[]> {
+      const paths = entries.map((entry) => entry.path);
+      if (new Set(paths).size !== paths.length) throw badRequest('Each path may appear once.', 'duplicate_path');
+      const ids = entries.flatMap((entry) => (entry.price_id ? [entry.price_id] : []));
+      if (new Set(ids).size !== ids.length)
+        throw badRequest('Each price id may belong to one path.', 'duplicate_price_id');
+      try {
+        await db.transaction(async (tx) => {
+          for (const entry of entries) {
+            await repo.upsertPrice(tx, {
+              path: entry.path,
+              amountCents: entry.amount_cents,
+              providerPriceId: entry.price_id,
+              updatedBy: staffId,
+            });
+          }
+        });
+      } catch (error) {
+        // The unique index on provider_price_id: the id is another path's (one that was not in this request).
+        if (isUniqueViolation(error))
+          throw conflict('That price id already belongs to another path.', 'duplicate_price_id');
+        throw error;
+      }
+      return prices();
+    },
+
+    /** §3 "Upgrade option": what the caller's key can become, with prices (PRO: none). */
+    async optionsFor(userId: number, apiKey: string): Promise<{ key: Key; tier: Tier; options: UpgradeOption[] }> {
+      const key = await keys.requireOwnedKey(userId, apiKey);
+      const catalogue = await prices();
+      const paths = upgradePathsFrom(key.tier);
+      const options = paths.flatMap((path): UpgradeOption[] => {
+        const price = catalogue.find((entry) => entry.path === path);
+        if (!price) return [];
+        return [
+          {
+            path,
+            from: price.from,
+            to: price.to,
+            price: formatUsd(price.amountCents),
+            price_cents: price.amountCents,
+            priceId: price.providerPriceId,
+            description: `Upgrade this ${upgradePathLabel(path)} license: the ${price.to} edition of the theme and its features.`,
+            upgrade_path: dashboardPickerSlug(path),
+            // One step at a time is the usual choice; LITE to PRO is the single recommended jump when it is offered.
+            recommendedUpgrade: path === 'LITE_TO_PRO' || paths.length === 1,
+          },
+        ];
+      });
+      return { key: key.key, tier: key.tier, options };
+    },
+
+    async mintTokens(staffId: number, path: UpgradePath, count: number): Promise<string[]> {
+      const minted: string[] = [];
+      while (minted.length < count) {
+        const batch = Array.from({ length: count - minted.length }, generateUpgradeToken);
+        const byHash = new Map(batch.map((token) => [hashSecret(token), token]));
+        const inserted = await repo.insertTokens(db, path, [...byHash.keys()], staffId);
+        minted.push(...inserted.map((row) => byHash.get(row.tokenHash)!));
+      }
+      return minted;
+    },
+
+    /**
+     * §7 /keys/upgrade/{regular,pro,l2p}: the caller's key at the path's `from` tier, the token unused and of that
+     * path. The token is spent by one conditional UPDATE in the same transaction as the tier change: either both
+     * happen or neither.
+     */
+    async redeemToken(
+      userId: number,
+      ip: string,
+      input: { path: UpgradePath; token: string; licenseKey: string },
+    ): Promise<{ key: Key; message: string }> {
+      redeemLimits.byIp.hit(`redeem:${ip}`);
+      redeemLimits.byUser.hit(`redeem:${userId}`);
+      const token = normalizeUpgradeToken(input.token);
+      const tokenHash = hashSecret(token);
+      const { from, to } = UPGRADE_PATH_TIERS[input.path];
+      const key = await db.transaction(async (tx) => {
+        const owned = await keys.requireOwnedKey(userId, input.licenseKey, tx);
+        if (owned.tier !== from) throw badRequest(TOKEN_MESSAGES.invalidPath, 'invalid_upgrade_path');
+        const spent = await repo.spendToken(tx, { tokenHash, path: input.path, userId, keyId: owned.id });
+        if (!spent) throw await tokenProblem(tx, tokenHash);
+        const upgraded = await keys.changeTier(
+          { keyId: owned.id, ownerId: userId, from, to, reason: 'token', reference: `token:${spent.id}` },
+          tx,
+        );
+        // The key changed between the look-up and the update: the transaction rolls back and the token stays unused.
+        if (!upgraded) throw conflict(TOKEN_MESSAGES.failed, 'key_changed');
+        await repo.insertPurchasedUpgrade(tx, {
+          userId,
+          licenseKeyId: owned.id,
+          licenseKey: owned.apiKey,
+          path: input.path,
+          fromTier: from,
+          toTier: to,
+          source: 'token',
+          tokenId: spent.id,
+          paymentCompletedAt: new Date(),
+        });
+        return upgraded;
+      });
+      return { key, message: tokenRedeemedMessage(input.path) };
+    },
+
+    /**
+     * A paid order reaches its key: the tier rises only if the key is still the payer's and still at the path's
+     * `from` tier (never a double upgrade), and the purchased record is written (one per order: a unique index).
+     * Inside fulfilment's transaction.
+     */
+    async applyPaidUpgrade(
+      order: PaidOrder,
+      tx: DbOrTx,
+    ): Promise<{ applied: true; key: Key } | { applied: false; reason: string }> {
+      const upgraded = await keys.changeTier(
+        {
+          keyId: order.licenseKeyId,
+          ownerId: order.userId,
+          from: order.fromTier,
+          to: order.toTier,
+          reason: 'purchase',
+          reference: `order:${order.id}`,
+        },
+        tx,
+      );
+      if (!upgraded) {
+        return {
+          applied: false,
+          reason: `The key was no longer a ${order.fromTier} key of the payer when the payment arrived.`,
+        };
+      }
+      await repo.insertPurchasedUpgrade(tx, {
+        userId: order.userId,
+        licenseKeyId: order.licenseKeyId,
+        licenseKey: order.licenseKey,
+        path: order.path,
+        fromTier: order.fromTier,
+        toTier: order.toTier,
+        source: order.provider === 'paypal' ? 'paypal' : 'card',
+        orderId: order.id,
+        amountPaidCents: order.totalAmountCents,
+        subtotalCents: order.baseAmountCents,
+        vatAmountCents: order.vatAmountCents,
+        vatRateBp: order.vatRateBp,
+        reverseCharge: order.reverseCharge,
+        currency: order.currency,
+        paymentCompletedAt: order.paymentCompletedAt,
+      });
+      return { applied: true, key: upgraded };
+    },
+
+    /**
+     * A refunded order: its record becomes refunded and the tier goes back when nothing changed since (the key is
+     * still the payer's and still at the tier the order gave it). Inside the refund's transaction.
+     */
+    async revertPaidUpgrade(order: PaidOrder, tx: DbOrTx): Promise<{ recordRefunded: boolean; tierReverted: boolean }> {
+      const record = await repo.markPurchaseRefunded(tx, order.id);
+      if (!record) return { recordRefunded: false, tierReverted: false };
+      const reverted = await keys.changeTier(
+        {
+          keyId: order.licenseKeyId,
+          ownerId: order.userId,
+          from: order.toTier,
+          to: order.fromTier,
+          reason: 'refund',
+          reference: `order:${order.id}`,
+        },
+        tx,
+      );
+      return { recordRefunded: true, tierReverted: reverted !== null };
+    },
+
+    /** §7 GET /keys/check_purchased_upgrades: the caller's upgrades, by source. */
+    async listPurchased(userId: number) {
+      const rows = await repo.listPurchasedUpgrades(db, userId);
+      const records = rows.map(toPurchasedUpgrade);
+      const tokens = (path: UpgradePath) =>
+        records.filter((record, index) => rows[index]!.source === 'token' && rows[index]!.path === path);
+      return {
+        stripe_upgrades: records.filter((record) => record.source !== 'token'),
+        l2p_upgrade_tokens: tokens('LITE_TO_PRO'),
+        lite_upgrade_tokens: tokens('LITE_TO_REGULAR'),
+        regular_upgrade_tokens: tokens('REGULAR_TO_PRO'),
+      };
+    },
+  };
+
+  /** Why a token could not be spent: of another path, already used, or not a token at all. */
+  async function tokenProblem(tx: DbOrTx, tokenHash: string) {
+    const found = await repo.findToken(tx, tokenHash);
+    if (!found) return badRequest(TOKEN_NOT_VALID, 'invalid_upgrade_token');
+    if (found.usedAt) return conflict(TOKEN_ALREADY_USED, 'upgrade_token_used');
+    return badRequest(TOKEN_MESSAGES.invalidPath, 'invalid_upgrade_path');
+  }
+}
+export type UpgradesService = ReturnType<typeof createUpgradesService>;
+
+function toPurchasedUpgrade(row: repo.PurchasedUpgradeRow): PurchasedUpgrade {
+  return {
+    id: row.id,
+    license_key: row.licenseKey,
+    upgrade_from: row.fromTier,
+    upgrade_to: row.toTier,
+    status: row.status,
+    processed: true,
+    source: row.source,
+    amount_paid: row.amountPaidCents,
+    subtotal: row.subtotalCents,
+    vat_amount: row.vatAmountCents,
+    vat_rate: row.vatRateBp / 100,
+    reverse_charge: row.reverseCharge,
+    currency: row.currency,
+    created_at: row.createdAt.toISOString(),
+    payment_completed_at: row.paymentCompletedAt?.toISOString() ?? null,
+    processing_error: null,
+    upgrade_processed_at: row.upgradeProcessedAt.toISOString(),
+    receipt_url: row.orderId === null ? null : `/upgrades/orders/${row.orderId}/receipt`,
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}

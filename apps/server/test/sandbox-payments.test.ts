@@ -1,0 +1,315 @@
+/**
+ * The sandbox payment provider on a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL): Stripe-like ids and
+ * idempotency on the unique key, confirmation by conditional update, and Stripe-signed events delivered after the
+ * update committed, retried when the webhook fails.
+ */
+import { confirmSandboxPayment } from '@keyport/shared/contracts/payments';
+import { eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../src/db/client';
+import { sandboxPayments } from '../src/db/schema';
+import {
+  type CreatePaymentInput,
+  PaymentProviderError,
+  WebhookVerificationError,
+} from '../src/integrations/payments/port';
+import {
+  createSandboxPaymentProvider,
+  SANDBOX_PUBLISHABLE_KEY,
+  type SandboxPaymentProvider,
+} from '../src/integrations/payments/sandbox-adapter';
+import { getTestDatabase, resetDatabase } from './helpers/test-app';
+
+const webhookSecret = 'whsec_sandbox_test_0123456789abcdef';
+const declined = { outcome: 'declined', code: 'card_declined', message: 'Your card was declined.' } as const;
+
+interface Delivery {
+  body: string;
+  signature: string;
+  statusAtDelivery: string | undefined;
+}
+
+let db: Db;
+let deliveries: Delivery[];
+let logs: { level: string; data: unknown; message: string }[];
+/** What the webhook answers next (a status, or a thrown error); 200 once the queue is empty. */
+let answers: (number | Error)[];
+
+function createSandbox(secret = webhookSecret): SandboxPaymentProvider {
+  const record = (level: string) => (data: unknown, message: string) => logs.push({ level, data, message });
+  return createSandboxPaymentProvider({
+    db,
+    webhookSecret: secret,
+    retryDelaysMs: [1, 1, 1],
+    log: { info: record('info'), warn: record('warn'), error: record('error') } as never,
+    async deliver(body, signature) {
+      const answer = answers.shift() ?? 200;
+      if (answer instanceof Error) throw answer;
+      // What the webhook route would see when it re-reads the payment at that moment.
+      const id = (JSON.parse(body) as { data: { object: { id: string; payment_intent?: string } } }).data.object;
+      const [row] = await db
+        .select()
+        .from(sandboxPayments)
+        .where(eq(sandboxPayments.id, id.payment_intent ?? id.id));
+      deliveries.push({ body, signature, statusAtDelivery: row?.status });
+      return { statusCode: answer };
+    },
+  });
+}
+
+let sandbox: SandboxPaymentProvider;
+beforeAll(async () => {
+  ({ db } = await getTestDatabase());
+});
+beforeEach(async () => {
+  await resetDatabase(db);
+  deliveries = [];
+  logs = [];
+  answers = [];
+  sandbox = createSandbox();
+});
+
+let counter = 0;
+const input = (overrides: Partial<CreatePaymentInput> = {}): CreatePaymentInput => ({
+  amountCents: 12_000,
+  currency: 'usd',
+  description: 'Keyport upgrade LITE → REGULAR',
+  metadata: { order_id: String(++counter), path: 'LITE_TO_REGULAR', license_key: 'KP-LITE-1' },
+  receiptEmail: 'max@example.de',
+  idempotencyKey: `upgrade-order-${counter}`,
+  ...overrides,
+});
+
+describe('sandbox payments: creating', () => {
+  it('stores a payment with Stripe-shaped ids that the sandbox confirm route accepts', async () => {
+    expect(sandbox.name).toBe('sandbox');
+    expect(sandbox.publishableKey).toBe(SANDBOX_PUBLISHABLE_KEY);
+    expect(SANDBOX_PUBLISHABLE_KEY.startsWith('pk_sandbox_')).toBe(true);
+    const request = input();
+    const payment = await sandbox.createPayment(request);
+    expect(payment).toEqual({
+      ref: expect.stringMatching(/^pi_sandbox_[A-Za-z0-9]{24}$/),
+      status: 'requires_payment',
+      amountCents: 12_000,
+      currency: 'usd',
+      metadata: request.metadata,
+      refundedCents: 0,
+      clientSecret: expect.stringMatching(new RegExp(`^${payment.ref}_secret_[A-Za-z0-9]{24}$`)),
+      lastError: null,
+    });
+    const body = { payment_intent_id: payment.ref, card_number: '4242424242424242' };
+    expect(confirmSandboxPayment.body!.safeParse(body).success).toBe(true);
+    expect(await sandbox.retrievePayment(payment.ref)).toEqual(payment);
+  });
+
+  it('answers the same payment for the same idempotency key, even 20 requests at once', async () => {
+    const request = input({ metadata: { b: '2', a: '1', order_id: 'x' } });
+    const payments = await Promise.all(Array.from({ length: 20 }, () => sandbox.createPayment(request)));
+    expect(new Set(payments.map((p) => p.ref)).size).toBe(1);
+    expect(new Set(payments.map((p) => p.clientSecret)).size).toBe(1);
+    expect(await db.select().from(sandboxPayments)).toHaveLength(1);
+  });
+
+  it('refuses a reused idempotency key with other parameters, as Stripe does', async () => {
+    const request = input();
+    await sandbox.createPayment(request);
+    await expect(sandbox.createPayment({ ...request, amountCents: 100 })).rejects.toThrow(
+      /can only be used with the same parameters/,
+    );
+    await expect(sandbox.createPayment({ ...request, metadata: { order_id: 'other' } })).rejects.toBeInstanceOf(
+      PaymentProviderError,
+    );
+  });
+
+  it("refuses less than Stripe's minimum charge", async () => {
+    await expect(sandbox.createPayment(input({ amountCents: 49 }))).rejects.toThrow(/at least \$0.50/);
+  });
+
+  it('answers null for an unknown payment', async () => {
+    expect(await sandbox.retrievePayment('pi_sandbox_unknown')).toBeNull();
+  });
+});
+
+describe('sandbox payments: confirming', () => {
+  it('succeeds, then delivers a signed payment_intent.succeeded after the update committed', async () => {
+    const payment = await sandbox.createPayment(input());
+    const result = await sandbox.confirmPayment(payment.ref, { outcome: 'succeeded' });
+    expect(result).toEqual({ result: 'succeeded', payment: { ...payment, status: 'succeeded' } });
+    await sandbox.idle();
+
+    expect(deliveries).toHaveLength(1);
+    const [delivery] = deliveries;
+    expect(delivery!.statusAtDelivery).toBe('succeeded');
+    expect(delivery!.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(sandbox.verifyWebhook(Buffer.from(delivery!.body), delivery!.signature)).toEqual({
+      id: expect.stringMatching(/^evt_sandbox_[A-Za-z0-9]+$/),
+      kind: 'payment_succeeded',
+      type: 'payment_intent.succeeded',
+      paymentRef: payment.ref,
+    });
+    // Exactly what Stripe's own SDK accepts from Stripe.
+    const event = Stripe.webhooks.constructEvent(delivery!.body, delivery!.signature, webhookSecret);
+    expect(event).toMatchObject({
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      data: { object: { id: payment.ref, object: 'payment_intent', amount: 12_000, status: 'succeeded' } },
+    });
+    expect(delivery!.body).not.toContain(payment.clientSecret);
+  });
+
+  it('keeps a declined payment open with its message, sends payment_failed, and takes another card after', async () => {
+    const payment = await sandbox.createPayment(input());
+    const result = await sandbox.confirmPayment(payment.ref, declined);
+    expect(result).toEqual({
+      result: 'declined',
+      code: 'card_declined',
+      message: 'Your card was declined.',
+      payment: { ...payment, lastError: 'Your card was declined.' },
+    });
+    await sandbox.idle();
+    expect(deliveries).toHaveLength(1);
+    expect(sandbox.verifyWebhook(Buffer.from(deliveries[0]!.body), deliveries[0]!.signature)).toMatchObject({
+      kind: 'payment_failed',
+      paymentRef: payment.ref,
+    });
+    expect(JSON.parse(deliveries[0]!.body)).toMatchObject({
+      data: {
+        object: {
+          status: 'requires_payment_method',
+          last_payment_error: { code: 'card_declined', message: 'Your card was declined.' },
+        },
+      },
+    });
+
+    const retried = await sandbox.confirmPayment(payment.ref, { outcome: 'succeeded' });
+    expect(retried).toMatchObject({ result: 'succeeded', payment: { status: 'succeeded', lastError: null } });
+  });
+
+  it('confirms once when confirmed 10 times at once: one success, one event', async () => {
+    const payment = await sandbox.createPayment(input());
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => sandbox.confirmPayment(payment.ref, { outcome: 'succeeded' })),
+    );
+    await sandbox.idle();
+    expect(results.filter((r) => r.result === 'succeeded')).toHaveLength(1);
+    expect(results.filter((r) => r.result === 'not_confirmable')).toHaveLength(9);
+    expect(deliveries).toHaveLength(1);
+  });
+
+  it('does not confirm a payment that succeeded or was canceled, nor an unknown one', async () => {
+    const paid = await sandbox.createPayment(input());
+    await sandbox.confirmPayment(paid.ref, { outcome: 'succeeded' });
+    expect(await sandbox.confirmPayment(paid.ref, declined)).toMatchObject({
+      result: 'not_confirmable',
+      payment: { status: 'succeeded', lastError: null },
+    });
+    const canceled = await sandbox.createPayment(input());
+    await sandbox.cancelPayment(canceled.ref);
+    expect(await sandbox.confirmPayment(canceled.ref, { outcome: 'succeeded' })).toMatchObject({
+      result: 'not_confirmable',
+      payment: { status: 'canceled' },
+    });
+    expect(await sandbox.confirmPayment('pi_sandbox_unknown', { outcome: 'succeeded' })).toEqual({
+      result: 'not_found',
+    });
+    await sandbox.idle();
+    expect(deliveries).toHaveLength(1);
+  });
+});
+
+describe('sandbox payments: delivery', () => {
+  it('retries a failed delivery with a fresh signature and logs it without secrets', async () => {
+    answers = [new Error(`connection reset while posting with ${webhookSecret}`), 500, 200];
+    const payment = await sandbox.createPayment(input());
+    await sandbox.confirmPayment(payment.ref, { outcome: 'succeeded' });
+    await sandbox.idle();
+
+    expect(deliveries).toHaveLength(2); // the thrown attempt never reached the route
+    expect(logs.map((l) => l.level)).toEqual(['warn', 'warn', 'info']);
+    expect(logs[1]).toMatchObject({ data: { attempt: 2, problem: 'the webhook answered 500' } });
+    const logged = JSON.stringify(logs);
+    expect(logged).not.toContain(webhookSecret);
+    expect(logged).not.toContain(payment.clientSecret);
+    expect(logged).not.toContain(deliveries[0]!.signature.split('v1=')[1]);
+    expect(logged).not.toContain('max@example.de');
+  });
+
+  it('gives up after a few attempts and says so in the log', async () => {
+    answers = [503, 503, 503, 503, 200];
+    const payment = await sandbox.createPayment(input());
+    await sandbox.confirmPayment(payment.ref, { outcome: 'succeeded' });
+    await sandbox.idle();
+    expect(deliveries).toHaveLength(4);
+    expect(logs.at(-1)).toMatchObject({ level: 'error', data: { attempts: 4 } });
+  });
+
+  it('idle() resolves at once when nothing is in flight', async () => {
+    await expect(sandbox.idle()).resolves.toBeUndefined();
+  });
+
+  it("refuses an event signed with another sandbox's secret", async () => {
+    const other = createSandbox('whsec_sandbox_other_instance');
+    const payment = await other.createPayment(input());
+    await other.confirmPayment(payment.ref, { outcome: 'succeeded' });
+    await other.idle();
+    expect(() => sandbox.verifyWebhook(Buffer.from(deliveries[0]!.body), deliveries[0]!.signature)).toThrow(
+      WebhookVerificationError,
+    );
+  });
+});
+
+describe('sandbox payments: refunds and cancelling', () => {
+  it('refunds part, then the rest, announcing charge.refunded each time; never more than was paid', async () => {
+    const payment = await sandbox.createPayment(input());
+    await sandbox.confirmPayment(payment.ref, { outcome: 'succeeded' });
+    expect(await sandbox.refundPayment(payment.ref, 2_000)).toMatchObject({ refundedCents: 2_000 });
+    await expect(sandbox.refundPayment(payment.ref, 10_001)).rejects.toThrow(/greater than what remains/);
+    expect(await sandbox.refundPayment(payment.ref, 10_000)).toMatchObject({ refundedCents: 12_000 });
+    await sandbox.idle();
+
+    const refunds = deliveries.slice(1).map((d) => ({
+      event: sandbox.verifyWebhook(Buffer.from(d.body), d.signature),
+      charge: (JSON.parse(d.body) as { data: { object: Record<string, unknown> } }).data.object,
+    }));
+    expect(refunds.map((r) => r.event)).toEqual([
+      expect.objectContaining({ kind: 'refunded', type: 'charge.refunded', paymentRef: payment.ref }),
+      expect.objectContaining({ kind: 'refunded', type: 'charge.refunded', paymentRef: payment.ref }),
+    ]);
+    expect(refunds.map((r) => [r.charge.amount_refunded, r.charge.refunded])).toEqual([
+      [2_000, false],
+      [12_000, true],
+    ]);
+  });
+
+  it('refunds exactly once when the same full refund is asked 10 times at once', async () => {
+    const payment = await sandbox.createPayment(input());
+    await sandbox.confirmPayment(payment.ref, { outcome: 'succeeded' });
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => sandbox.refundPayment(payment.ref, 12_000)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect((await sandbox.retrievePayment(payment.ref))?.refundedCents).toBe(12_000);
+  });
+
+  it('refuses to refund a payment that has not succeeded, an unknown one, or a non-positive amount', async () => {
+    const waiting = await sandbox.createPayment(input());
+    await expect(sandbox.refundPayment(waiting.ref, 100)).rejects.toThrow(/has not succeeded/);
+    await expect(sandbox.refundPayment('pi_sandbox_unknown', 100)).rejects.toThrow(/No such payment/);
+    await expect(sandbox.refundPayment(waiting.ref, 0)).rejects.toBeInstanceOf(PaymentProviderError);
+  });
+
+  it('cancels a waiting payment; cancelling a succeeded or canceled one is a no-op', async () => {
+    const waiting = await sandbox.createPayment(input());
+    await sandbox.cancelPayment(waiting.ref);
+    expect((await sandbox.retrievePayment(waiting.ref))?.status).toBe('canceled');
+    await expect(sandbox.cancelPayment(waiting.ref)).resolves.toBeUndefined();
+
+    const paid = await sandbox.createPayment(input());
+    await sandbox.confirmPayment(paid.ref, { outcome: 'succeeded' });
+    await sandbox.cancelPayment(paid.ref);
+    expect((await sandbox.retrievePayment(paid.ref))?.status).toBe('succeeded');
+
+    await expect(sandbox.cancelPayment('pi_sandbox_unknown')).rejects.toBeInstanceOf(PaymentProviderError);
+  });
+});
