@@ -3,7 +3,6 @@ import { lazy, Suspense, useState } from 'react';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { isStoreConnected, type StoreCard } from '@keyport/shared/domain/store-card';
 import { Button } from '../components/ui/button';
-import { UpgradeLicenseAction } from '../features/upgrades/components/upgrade-license-action';
 import { usePublicConfig } from '../lib/public-config';
 
 // The connect dialogs load when first opened; the dashboard's initial bundle stays within budget.
@@ -17,7 +16,7 @@ const DownloadThemeButton = lazy(() =>
   import('../features/downloads/components/download-theme-button').then((m) => ({ default: m.DownloadThemeButton })),
 );
 
-/** The card's connect, edit-connection, download and upgrade actions: composes the connect, downloads and upgrades features. */
+/** The card's connect, edit-connection and download actions: composes the connect and downloads features. */
 export function KeyCardActions({ card, licenseKey }: { card: StoreCard; licenseKey: Key }) {
   const config = usePublicConfig();
   const [open, setOpen] = useState<'wizard' | 'panel' | 'download' | null>(null);
@@ -47,7 +46,6 @@ export function KeyCardActions({ card, licenseKey }: { card: StoreCard; licenseK
           </Button>
         </>
       )}
-      <UpgradeLicenseAction licenseKey={licenseKey} />
       {open === 'wizard' ? (
         <Suspense fallback={null}>
           <ConnectWizard

@@ -20,7 +20,7 @@ export function UpgradeLicenseAction({ licenseKey }: { licenseKey: Key }) {
     <>
       {isPro ? null : (
         <Button ref={button} size="sm" variant="secondary" onClick={() => setOpen(true)}>
-          <ArrowUpCircle aria-hidden="true" className="size-4" />
+          <ArrowUpCircle aria-hidden="true" className="size-4 max-[400px]:hidden" />
           Upgrade
         </Button>
       )}
