@@ -21,7 +21,7 @@ import UpgradeDialog from './upgrade-dialog';
 // through onChange; confirmCardPayment answers like Stripe.js does).
 const stripe = vi.hoisted(() => ({ confirmCardPayment: vi.fn() }));
 const cardElement = vi.hoisted(() => ({ id: 'card-element' }));
-const elements = vi.hoisted(() => ({ getElement: () => cardElement }));
+const elements = vi.hoisted(() => ({ getElement: vi.fn<() => object | null>(() => cardElement) }));
 vi.mock('@stripe/stripe-js/pure', () => ({ loadStripe: vi.fn(async () => stripe) }));
 vi.mock('@stripe/react-stripe-js', () => ({
   Elements: ({ children }: { children: ReactNode }) => children,
@@ -152,6 +152,20 @@ describe('the card form with a real publishable key (Stripe Elements)', () => {
     await user.click(screen.getByRole('button', { name: /^Pay/ }));
     expect(await screen.findByText(message)).toBeInTheDocument();
     expect(fake.callsTo('POST', '/stripe/payment-intents/pi_123/sync')).toHaveLength(0);
+  });
+
+  it("says 'Card details are not available…' when the card element is gone", async () => {
+    const { user } = setup();
+    await screen.findByTestId('stripe-card');
+    await fillBilling(user);
+    await user.click(screen.getByRole('button', { name: 'type a good card' }));
+    elements.getElement.mockReturnValueOnce(null);
+    await waitFor(() => expect(screen.getByRole('button', { name: /^Pay/ })).toBeEnabled());
+    await user.click(screen.getByRole('button', { name: /^Pay/ }));
+    expect(
+      await screen.findByText('Card details are not available. Please refresh and try again.'),
+    ).toBeInTheDocument();
+    expect(stripe.confirmCardPayment).not.toHaveBeenCalled();
   });
 
   it("says 'An unexpected error occurred during payment.' when Stripe.js throws", async () => {

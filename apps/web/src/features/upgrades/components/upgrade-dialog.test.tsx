@@ -505,6 +505,29 @@ describe('Use Token (§5, §8)', () => {
     });
   });
 
+  it("refuses an option that is no upgrade path ('Invalid upgrade path for token redemption')", async () => {
+    const fake = api({
+      'POST /upgrades/options': () =>
+        json(200, { key: LITE_KEY, options: [{ ...TO_REGULAR, from: 'REGULAR', to: 'REGULAR' }] }),
+    });
+    const { user } = renderDialog();
+    await user.click(await screen.findByRole('button', { name: 'Use Token' }));
+    await user.type(screen.getByLabelText('Upgrade token'), 'UPG-1');
+    await user.click(screen.getByRole('button', { name: 'Redeem Token' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Invalid upgrade path for token redemption');
+    expect(fake.calls.filter((call) => call.path.startsWith('/keys/upgrade/'))).toEqual([]);
+  });
+
+  it("says 'An unexpected error occurred' when the answer cannot be read", async () => {
+    api({ 'POST /keys/upgrade/regular': () => new Response('<html>', { status: 200 }) });
+    const { user } = renderDialog();
+    await user.click(await screen.findByRole('radio', { name: /Upgrade to REGULAR/ }));
+    await user.click(screen.getByRole('button', { name: 'Use Token' }));
+    await user.type(screen.getByLabelText('Upgrade token'), 'UPG-1');
+    await user.click(screen.getByRole('button', { name: 'Redeem Token' }));
+    expect(await screen.findByText('An unexpected error occurred')).toBeInTheDocument();
+  });
+
   it.each([
     [
       'the server’s message',
