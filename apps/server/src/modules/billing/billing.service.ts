@@ -1,5 +1,5 @@
-import countries from 'i18n-iso-countries';
-import english from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
+import { createRequire } from 'node:module';
+import countries, { type LocaleData } from 'i18n-iso-countries';
 import type { Country, VatCalculationResult, VatVerification } from '@keyport/shared/contracts/billing';
 import { calculateVat, normalizeVatId, vatIdCountry, VAT_MESSAGES } from '@keyport/shared/domain/vat';
 import type { Db } from '../../db/client';
@@ -28,7 +28,8 @@ export interface BillingServiceDeps {
   now?: () => Date;
 }
 
-countries.registerLocale(english);
+// Read with require: the JSON import attribute does not survive the server bundle (esbuild keeps packages external).
+countries.registerLocale(createRequire(import.meta.url)('i18n-iso-countries/langs/en.json') as LocaleData);
 
 /** Billing reference data and VAT: the country list, VAT ID checks (VIES, cached a day) and the VAT calculation. */
 export function createBillingService({ db, vies, verifyLimit, now = () => new Date() }: BillingServiceDeps) {
