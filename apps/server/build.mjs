@@ -21,13 +21,9 @@ await build({
     {
       name: 'external-packages',
       setup(b) {
-        // Everything from node_modules stays a runtime import, except our own workspace package and JSON data files
-        // (esbuild drops the `with { type: 'json' }` attribute of an external import, which Node then refuses: they
-        // are bundled instead, e.g. i18n-iso-countries/langs/en.json).
+        // Everything from node_modules stays a runtime import, except our own workspace package.
         b.onResolve({ filter: /^[^./]/ }, (args) =>
-          args.path.startsWith('@keyport/') || args.path.endsWith('.json')
-            ? undefined
-            : { path: args.path, external: true },
+          args.path.startsWith('@keyport/') ? undefined : { path: args.path, external: true },
         );
       },
     },
