@@ -373,12 +373,12 @@ describe('Paying by card (§4 Payment, §8 card texts)', () => {
   const synced = () => json(200, { order: { ...ORDER, status: 'completed' }, key: { ...LITE_KEY, lite: false } });
 
   it('creates the intent, confirms it with the sandbox card, syncs it and shows the success screen', async () => {
-    const { fake, pay, client } = await readyToPay({
+    const { fake, client, user } = await readyToPay({
       'POST /stripe/payment-intents': created,
       'POST /sandbox/stripe/confirm': confirmed,
       'POST /stripe/payment-intents/pi_sandbox_abc/sync': synced,
     });
-    await pay();
+    await user.dblClick(screen.getByRole('button', { name: /^Pay/ })); // pressed twice: paid once
     expect(await screen.findByRole('heading', { name: 'License Upgrade Complete!' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Upgrade Theme Files' })).toHaveAttribute(
       'href',
@@ -386,6 +386,7 @@ describe('Paying by card (§4 Payment, §8 card texts)', () => {
     );
     expect(within(screen.getByTestId('upgrade-success')).getByRole('button', { name: 'Close' })).toBeVisible();
 
+    expect(fake.callsTo('POST', '/stripe/payment-intents')).toHaveLength(1);
     const [intent] = fake.callsTo('POST', '/stripe/payment-intents');
     expect(intent!.body).toMatchObject({
       price_id: 'price_lite_regular',

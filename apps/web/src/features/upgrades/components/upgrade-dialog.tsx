@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { KeyRound, PartyPopper } from 'lucide-react';
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { EMPTY_BILLING_FORM, toBillingInput, validateBilling, type BillingForm } from '@keyport/shared/domain/billing';
 import { deriveStoreCard } from '@keyport/shared/domain/store-card';
@@ -74,8 +74,11 @@ export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }:
   );
   const billingErrors = validateBilling(billing);
 
+  // One payment at a time, even for a double click that lands before the button is disabled.
+  const paying = useRef(false);
   async function pay() {
-    if (!selected || payment.status === 'processing') return;
+    if (!selected || paying.current) return;
+    paying.current = true;
     setPayment({ status: 'processing' });
     setBusy(true);
     const outcome = await payForUpgrade({
@@ -83,6 +86,8 @@ export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }:
       licenseKey: current,
       billing: toBillingInput(billing),
       confirmer: card.confirmer,
+    }).finally(() => {
+      paying.current = false;
     });
     setBusy(false);
     if (outcome.status === 'error') {
