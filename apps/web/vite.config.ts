@@ -3,7 +3,20 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 const apiTarget = process.env.KEYPORT_API ?? 'http://127.0.0.1:3000';
-const apiPaths = ['/auth', '/keys', '/staff', '/api', '/stripe', '/credits', '/health', '/config', '/.well-known'];
+const apiPaths = [
+  '/auth',
+  '/keys',
+  '/staff',
+  '/api',
+  '/stripe',
+  '/credits',
+  '/health',
+  '/config',
+  '/.well-known',
+  '/upgrades',
+  '/countries',
+  '/sandbox',
+];
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],

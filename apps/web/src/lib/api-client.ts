@@ -16,6 +16,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly code: string,
+    /** The HTTP status text ('' for a network failure): §8 'Failed to create payment intent: {status text}'. */
+    readonly statusText: string = '',
   ) {
     super(message);
   }
@@ -29,7 +31,7 @@ export function apiErrorFrom(response: Response, payload: unknown): ApiError {
   const message =
     typeof body.error === 'string' ? body.error : `Request failed (${response.status} ${response.statusText})`;
   const code = typeof body.code === 'string' ? body.code : UNKNOWN_ERROR_CODE;
-  return new ApiError(response.status, message, code);
+  return new ApiError(response.status, message, code, response.statusText);
 }
 
 /** The server's own text for a failed call (from its `{ error, code }` body), or null when it sent none. */

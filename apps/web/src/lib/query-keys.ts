@@ -9,4 +9,11 @@ export const queryKeys = {
   userStores: ['user-stores'] as const,
   homepageFeed: ['homepage-feed'] as const,
   publicConfig: ['public-config'] as const,
+  purchasedUpgrades: ['purchased-upgrades'] as const,
+  countries: ['countries'] as const,
+  stripeConfig: ['stripe-config'] as const,
+  /** Every key's options (to invalidate them all); `upgradeOptions(key)` for one. */
+  upgradeOptionsAll: ['upgrade-options'] as const,
+  upgradeOptions: (licenseKey: string) => ['upgrade-options', licenseKey] as const,
+  vatQuote: (body: object) => ['vat-quote', body] as const,
 };

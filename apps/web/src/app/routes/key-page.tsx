@@ -1,5 +1,6 @@
 import { useParams } from 'react-router';
 import { KeyDetail } from '../../features/keys/components/key-detail';
+import { UpgradeLicenseAction } from '../../features/upgrades/components/upgrade-license-action';
 import { KeyCardActions } from '../key-card-actions';
 
 /** /customer/my-keys/{id} */
@@ -9,7 +10,11 @@ export function KeyPage() {
   const keyId = /^\d{1,12}$/.test(id ?? '') ? Number(id) : -1;
   return (
     <div className="px-4 py-6 sm:px-6">
-      <KeyDetail keyId={keyId} renderActions={(card, key) => <KeyCardActions card={card} licenseKey={key} />} />
+      <KeyDetail
+        keyId={keyId}
+        renderActions={(card, key) => <KeyCardActions card={card} licenseKey={key} />}
+        renderUpgrade={(_card, key) => <UpgradeLicenseAction licenseKey={key} />}
+      />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { QuickActionsPanel } from '../../features/quick-actions/components/quick
 import { UpdatesPanel } from '../../features/updates/components/updates-panel';
 import { usePublicConfig } from '../../lib/public-config';
 import { DashboardLayout } from '../dashboard-layout';
+import { UpgradeLicenseAction } from '../../features/upgrades/components/upgrade-license-action';
 import { KeyCardActions } from '../key-card-actions';
 
 /** /customer/my-keys: the keys dashboard with its side panels. `?q=` sets the initial search. */
@@ -45,6 +46,7 @@ export function MyKeysPage() {
         initialQuery={params.get('q') ?? ''}
         links={config.data?.links}
         renderActions={(card, key) => <KeyCardActions card={card} licenseKey={key} />}
+        renderUpgrade={(_card, key) => <UpgradeLicenseAction licenseKey={key} />}
       />
     </DashboardLayout>
   );

@@ -11,7 +11,7 @@ interface DialogContentProps extends ComponentProps<typeof D.Content> {
   description?: ReactNode;
   /** While busy the dialog cannot be dismissed (Escape, outside click and the close button are ignored). */
   busy?: boolean;
-  size?: 'md' | 'lg' | 'full';
+  size?: 'md' | 'lg' | 'xl' | 'full';
   /**
    * What opened the dialog, when it is not what has focus as the dialog appears: a dialog opened from a menu item
    * passes `focusedOpener()` read when the item was chosen (the menu is gone by the time the dialog mounts).
@@ -85,7 +85,7 @@ export function DialogContent({
           size === 'full'
             ? 'inset-0 p-4 sm:p-6'
             : 'top-1/2 left-1/2 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 rounded-2xl p-5 sm:p-6',
-          size === 'lg' ? 'max-w-lg' : size === 'md' ? 'max-w-md' : null,
+          size === 'xl' ? 'max-w-5xl' : size === 'lg' ? 'max-w-lg' : size === 'md' ? 'max-w-md' : null,
           className,
         )}
         {...(description ? {} : { 'aria-describedby': undefined })}

@@ -10,9 +10,8 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui
 import { ApiError } from '../../../lib/api-client';
 import { useMe } from '../api/get-me';
 import { useChangePassword, useUpdateProfile } from '../api/update-account';
+import { InvoicesTab } from './invoices-tab';
 import type { SettingsTab } from './settings-dialog-context';
-
-const dateFormat = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric' });
 
 interface SettingsDialogProps {
   tab: SettingsTab;
@@ -145,25 +144,5 @@ function PasswordTab() {
         </Button>
       </div>
     </form>
-  );
-}
-
-function InvoicesTab() {
-  const me = useMe();
-  const orders = me.data?.orders ?? [];
-  if (orders.length === 0) {
-    return <p className="rounded-lg bg-slate-50 px-3 py-6 text-center text-sm text-slate-600">No purchases yet.</p>;
-  }
-  return (
-    <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200" aria-label="Purchases">
-      {orders.map((order) => (
-        <li key={order.id} className="flex items-center justify-between px-3 py-2.5 text-sm">
-          <span className="font-medium text-slate-800">Order #{order.id}</span>
-          <time dateTime={order.created_at} className="text-slate-600">
-            {dateFormat.format(new Date(order.created_at))}
-          </time>
-        </li>
-      ))}
-    </ul>
   );
 }

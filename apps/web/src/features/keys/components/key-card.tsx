@@ -6,7 +6,7 @@ import { Badge } from '../../../components/ui/badge';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { ActionsMenu } from '../../../components/ui/actions-menu';
 import { cn } from '../../../lib/cn';
-import { TIER_STYLES } from './tier-style';
+import { TIER_STYLES } from '../../../components/ui/tier-style';
 import { paths } from '../../../lib/paths';
 
 interface KeyCardProps {
@@ -16,10 +16,12 @@ interface KeyCardProps {
   focused?: boolean;
   /** Connect, edit and download controls, composed by the page from other features. */
   actions?: ReactNode;
+  /** The Upgrade button (none on PRO cards), composed by the page from the upgrades feature. */
+  upgrade?: ReactNode;
 }
 
 /** §3 store card: the license key (copyable), tier, store name and domain, and connection state. */
-export function KeyCard({ card, onDisconnect, focused = false, actions }: KeyCardProps) {
+export function KeyCard({ card, onDisconnect, focused = false, actions, upgrade }: KeyCardProps) {
   const tier = cardTier(card);
   const connected = isStoreConnected(card);
   return (
@@ -77,10 +79,16 @@ export function KeyCard({ card, onDisconnect, focused = false, actions }: KeyCar
         ) : null}
 
         <div className="mt-auto flex items-center justify-between gap-2 pt-1">
-          <p className={cn('flex items-center gap-1.5 text-sm', connected ? 'text-emerald-700' : 'text-slate-500')}>
+          <p
+            className={cn(
+              'flex items-center gap-1.5 text-sm whitespace-nowrap',
+              connected ? 'text-emerald-700' : 'text-slate-500',
+            )}
+          >
             <Store aria-hidden="true" className="size-4" />
             {connected ? 'Connected' : 'Not connected'}
           </p>
+          {upgrade ? <div className="ml-auto">{upgrade}</div> : null}
           {focused ? null : (
             <Link
               to={paths.key(card.id)}

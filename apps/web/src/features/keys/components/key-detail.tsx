@@ -18,9 +18,11 @@ import { paths } from '../../../lib/paths';
 export function KeyDetail({
   keyId,
   renderActions,
+  renderUpgrade,
 }: {
   keyId: number;
   renderActions?: (card: StoreCard, key: Key) => ReactNode;
+  renderUpgrade?: (card: StoreCard, key: Key) => ReactNode;
 }) {
   const keys = useKeys();
   const navigate = useNavigate();
@@ -49,6 +51,7 @@ export function KeyDetail({
             focused
             onDisconnect={(disconnected) => setDisconnecting({ card: disconnected, opener: focusedOpener() })}
             actions={renderActions && key ? renderActions(card, key) : null}
+            upgrade={renderUpgrade && key ? renderUpgrade(card, key) : null}
           />
         </>
       ) : (

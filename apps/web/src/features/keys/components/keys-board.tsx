@@ -31,10 +31,11 @@ interface KeysBoardProps {
   initialQuery: string;
   links: { shopUrl: string; productUrl: string } | undefined;
   renderActions?: (card: StoreCard, key: Key) => ReactNode;
+  renderUpgrade?: (card: StoreCard, key: Key) => ReactNode;
 }
 
 /** §2 keys dashboard: heading, search, type filter, cards, pagination, empty and error states. */
-export function KeysBoard({ initialQuery, links, renderActions }: KeysBoardProps) {
+export function KeysBoard({ initialQuery, links, renderActions, renderUpgrade }: KeysBoardProps) {
   const keys = useKeys();
   const [search, setSearch] = useState(initialQuery);
   const [type, setType] = useState<StoreTypeFilter>('ALL');
@@ -134,6 +135,7 @@ export function KeysBoard({ initialQuery, links, renderActions }: KeysBoardProps
                   card={card}
                   onDisconnect={(disconnected) => setDisconnecting({ card: disconnected, opener: focusedOpener() })}
                   actions={renderActions && keyById.get(card.id) ? renderActions(card, keyById.get(card.id)!) : null}
+                  upgrade={renderUpgrade && keyById.get(card.id) ? renderUpgrade(card, keyById.get(card.id)!) : null}
                 />
               </li>
             ))}

@@ -1,0 +1,110 @@
+import { Loader2, Lock } from 'lucide-react';
+import { lazy, Suspense } from 'react';
+import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
+import { billingComplete, type BillingErrors, type BillingForm } from '@keyport/shared/domain/billing';
+import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
+import { formatUsd } from '@keyport/shared/domain/money';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { ApiError } from '../../../lib/api-client';
+import { useStripeConfig } from '../api/get-stripe-config';
+import type { CardFieldChange } from '../payment/card-confirmer';
+import { BillingFormFields } from './billing-form';
+import { PanelState } from './panel-state';
+import { SandboxCardField } from './sandbox-card-field';
+import type { VatCheckResult } from './use-vat-verification';
+
+// Stripe's own code loads only with a real publishable key.
+const StripeCardField = lazy(() => import('./stripe-card-field'));
+
+/** The offline sandbox's publishable keys start so (GET /stripe/config); Stripe's own start `pk_test_` / `pk_live_`. */
+export const isSandboxPublishableKey = (key: string) => key.startsWith('pk_sandbox_');
+
+export type PaymentState =
+  { status: 'idle' } | { status: 'processing' } | { status: 'succeeded' } | { status: 'error'; message: string };
+
+interface PaymentColumnProps {
+  selected: UpgradeOption | null;
+  useToken: boolean;
+  billing: BillingForm;
+  onBillingChange: (form: BillingForm) => void;
+  billingErrors: BillingErrors;
+  vatCheck: VatCheckResult;
+  onVerifyVat: () => void;
+  card: CardFieldChange;
+  onCardChange: (change: CardFieldChange) => void;
+  totalCents: number | null;
+  payment: PaymentState;
+  onPay: () => void;
+}
+
+/** §8 "Payment provider setup": why the card form cannot show. */
+function setupError(error: unknown): string {
+  if (error instanceof ApiError) return CARD_PAYMENT_MESSAGES.configFetchFailed(error.status);
+  return CARD_PAYMENT_MESSAGES.providerInitFailed;
+}
+
+/**
+ * The dialog's right column: an empty state ('Select an Upgrade', 'Loading Payment', 'Token Redemption',
+ * 'Payment Error'), or the billing form, the card field and the pay button. §4: the form shows only once the payment
+ * provider's configuration loaded; the pay button stays disabled until billing and card are complete.
+ */
+export function PaymentColumn(props: PaymentColumnProps) {
+  const { selected, useToken, billing, card, payment } = props;
+  const config = useStripeConfig();
+
+  if (useToken) return <PanelState kind="token" />;
+  if (!selected) return <PanelState kind="select" />;
+  if (!selected.priceId) return <PanelState kind="error" message={CARD_PAYMENT_MESSAGES.noPriceId(selected.to)} />;
+  if (config.isPending) return <PanelState kind="loading" />;
+  if (config.isError) return <PanelState kind="error" message={setupError(config.error)} />;
+  const publishableKey = config.data.publishableKey;
+  if (!publishableKey) return <PanelState kind="error" message={CARD_PAYMENT_MESSAGES.publishableKeyMissing} />;
+
+  const processing = payment.status === 'processing';
+  const ready = billingComplete(billing) && card.complete && card.confirmer !== null;
+
+  return (
+    <form
+      className="min-w-0 space-y-5"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (ready && !processing) props.onPay();
+      }}
+    >
+      <BillingFormFields
+        form={billing}
+        onChange={props.onBillingChange}
+        errors={props.billingErrors}
+        vatCheck={props.vatCheck}
+        onVerifyVat={props.onVerifyVat}
+        disabled={processing}
+      />
+      <div className="space-y-2">
+        <h3 className="text-sm font-semibold text-slate-900">Payment</h3>
+        {isSandboxPublishableKey(publishableKey) ? (
+          <SandboxCardField onChange={props.onCardChange} disabled={processing} />
+        ) : (
+          <Suspense fallback={<PanelState kind="loading" />}>
+            <StripeCardField publishableKey={publishableKey} onChange={props.onCardChange} disabled={processing} />
+          </Suspense>
+        )}
+      </div>
+      {payment.status === 'error' ? <Alert>{payment.message}</Alert> : null}
+      <Button type="submit" size="lg" className="w-full" disabled={!ready || processing}>
+        {processing ? (
+          <>
+            <Loader2 aria-hidden="true" className="size-4 animate-spin motion-reduce:animate-none" />
+            Processing…
+          </>
+        ) : (
+          <>
+            <Lock aria-hidden="true" className="size-4" />
+            {props.totalCents === null ? 'Pay' : `Pay ${formatUsd(props.totalCents)}`}
+          </>
+        )}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,207 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { KeyRound, PartyPopper } from 'lucide-react';
+import { useCallback, useRef, useState } from 'react';
+import type { Key } from '@keyport/shared/contracts/keys';
+import { EMPTY_BILLING_FORM, toBillingInput, validateBilling, type BillingForm } from '@keyport/shared/domain/billing';
+import { deriveStoreCard } from '@keyport/shared/domain/store-card';
+import { tierFromFlags } from '@keyport/shared/domain/tiers';
+import { dashboardPickerSlug, UPGRADE_PATH_TIERS, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
+import { Alert } from '../../../components/ui/alert';
+import { Badge } from '../../../components/ui/badge';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { TIER_STYLES } from '../../../components/ui/tier-style';
+import { STORAGE_KEYS } from '../../../lib/storage-keys';
+import { useUpgradeOptions } from '../api/get-upgrade-options';
+import type { CardFieldChange } from '../payment/card-confirmer';
+import { payForUpgrade } from '../payment/pay-for-upgrade';
+import { OrderSummary } from './order-summary';
+import { PaymentColumn, type PaymentState } from './payment-column';
+import { TokenRedeemBox } from './token-redeem-box';
+import { UpgradeOptionCards } from './upgrade-option-cards';
+import { UpgradeSuccess } from './upgrade-success';
+import { useOrderAmounts } from './use-order-amounts';
+import { useVatVerification } from './use-vat-verification';
+import { queryKeys } from '../../../lib/query-keys';
+
+/** §8 "Upgrade flows". */
+export const UPGRADE_OPTIONS_FAILED = 'Failed to load upgrade options';
+/** §2 dialog 4: the highest tier has no upgrades. */
+export const ALL_SET = "You're all set!";
+
+interface UpgradeDialogProps {
+  licenseKey: Key;
+  onClose: () => void;
+  onCloseAutoFocus?: (event: Event) => void;
+}
+
+/**
+ * §2 dialog 4 "Upgrade License", two columns. Left: the current license, the upgrade options (auto-selected when
+ * there is one), the order summary and the Use Token box. Right: billing and card, or one of the empty states. After
+ * payment, the success screen.
+ */
+export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }: UpgradeDialogProps) {
+  const options = useUpgradeOptions(licenseKey.api_key);
+  const [chosen, setChosen] = useState<UpgradePath | null>(null);
+  const [useToken, setUseToken] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [completed, setCompleted] = useState<UpgradePath | null>(null);
+  const [billing, setBilling] = useState<BillingForm>(EMPTY_BILLING_FORM);
+  const [card, setCard] = useState<CardFieldChange>({ complete: false, confirmer: null });
+  const [payment, setPayment] = useState<PaymentState>({ status: 'idle' });
+  const queryClient = useQueryClient();
+  const onCardChange = useCallback(
+    (change: CardFieldChange) =>
+      setCard((current) =>
+        current.complete === change.complete && current.confirmer === change.confirmer ? current : change,
+      ),
+    [],
+  );
+
+  const current = options.data?.key ?? licenseKey;
+  const tier = tierFromFlags(current);
+  const list = options.data?.options ?? [];
+  const selected = list.length === 1 ? list[0]! : (list.find((option) => option.path === chosen) ?? null);
+
+  const vat = useVatVerification(billing.vat_id, billing.is_business);
+  const verifiedVatId = vat.result.status === 'valid' ? (vat.result.vatNumber ?? billing.vat_id) : null;
+  const amounts = useOrderAmounts(
+    selected && {
+      amountCents: selected.price_cents,
+      country: billing.country,
+      isBusiness: billing.is_business,
+      verifiedVatId,
+    },
+  );
+  const billingErrors = validateBilling(billing);
+
+  // One payment at a time, even for a double click that lands before the button is disabled.
+  const paying = useRef(false);
+  async function pay() {
+    if (!selected || paying.current) return;
+    paying.current = true;
+    setPayment({ status: 'processing' });
+    setBusy(true);
+    const outcome = await payForUpgrade({
+      option: selected,
+      licenseKey: current,
+      billing: toBillingInput(billing),
+      confirmer: card.confirmer,
+    }).finally(() => {
+      paying.current = false;
+    });
+    setBusy(false);
+    if (outcome.status === 'error') {
+      setPayment({ status: 'error', message: outcome.message });
+      return;
+    }
+    setPayment({ status: 'succeeded' });
+    setCompleted(selected.path);
+    // The card shows its new tier at once; the lists are fetched again behind it.
+    const upgraded = outcome.key;
+    if (upgraded) {
+      queryClient.setQueryData<Key[]>(queryKeys.keys, (keys) =>
+        keys?.map((key) => (key.id === upgraded.id ? upgraded : key)),
+      );
+    }
+    void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.purchasedUpgrades });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.upgradeOptionsAll });
+  }
+
+  function saveUpgradeInfo(path: UpgradePath) {
+    const card = deriveStoreCard(licenseKey);
+    const { from, to } = UPGRADE_PATH_TIERS[path];
+    localStorage.setItem(
+      STORAGE_KEYS.upgradeInfo,
+      JSON.stringify({
+        themeKey: licenseKey.api_key,
+        type: dashboardPickerSlug(path),
+        currentLicenseType: from,
+        targetLicenseType: to,
+        storeInfo: { domain: card.domain, myshopify: card.myshopify, api_key: licenseKey.api_key },
+      }),
+    );
+  }
+
+  return (
+    <Dialog open onOpenChange={(open) => (open || busy ? undefined : onClose())}>
+      <DialogContent
+        title="Upgrade License"
+        size="xl"
+        busy={busy}
+        onCloseAutoFocus={onCloseAutoFocus}
+        description={completed ? undefined : 'Move this license to a higher tier, by card or with an upgrade token.'}
+      >
+        {completed ? (
+          <UpgradeSuccess path={completed} onClose={onClose} onUpgradeThemeFiles={() => saveUpgradeInfo(completed)} />
+        ) : options.isError ? (
+          <Alert className="flex flex-wrap items-center justify-between gap-3">
+            <span>{UPGRADE_OPTIONS_FAILED}</span>
+          </Alert>
+        ) : !options.isPending && list.length === 0 ? (
+          <div className="flex flex-col items-center px-2 py-8 text-center">
+            <PartyPopper aria-hidden="true" className="mb-3 size-10 text-purple-600" />
+            <h3 className="text-lg font-semibold text-slate-900">{ALL_SET}</h3>
+            <p className="mt-1 text-sm text-slate-600">This license is already {tier}: there is no higher tier.</p>
+          </div>
+        ) : (
+          <div className="grid gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
+            <div className="min-w-0 space-y-4">
+              <section aria-label="Current license" className="rounded-xl border border-slate-200 p-4">
+                <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">Current license</p>
+                <div className="mt-1 flex items-center justify-between gap-2">
+                  <p className="flex min-w-0 items-center gap-2 text-sm text-slate-800">
+                    <KeyRound aria-hidden="true" className="size-4 shrink-0 text-slate-400" />
+                    <code className="font-mono break-all">{current.api_key}</code>
+                  </p>
+                  <Badge className={TIER_STYLES[tier].badge}>{tier}</Badge>
+                </div>
+              </section>
+              {options.isPending ? (
+                <div className="space-y-2" aria-busy="true" aria-label="Loading upgrade options">
+                  <Skeleton className="h-16" />
+                  <Skeleton className="h-16" />
+                </div>
+              ) : (
+                <UpgradeOptionCards
+                  options={list}
+                  selected={selected?.path ?? null}
+                  onSelect={setChosen}
+                  disabled={busy}
+                />
+              )}
+              {amounts && !useToken ? <OrderSummary amounts={amounts} /> : null}
+              <TokenRedeemBox
+                licenseKey={current}
+                selected={selected}
+                expanded={useToken}
+                onExpandedChange={setUseToken}
+                onBusyChange={setBusy}
+                onRedeemed={onClose}
+                disabled={busy}
+              />
+            </div>
+            <PaymentColumn
+              selected={selected}
+              useToken={useToken}
+              billing={billing}
+              onBillingChange={(next) => {
+                setBilling(next);
+                if (payment.status === 'error') setPayment({ status: 'idle' });
+              }}
+              billingErrors={billingErrors}
+              vatCheck={vat.result}
+              onVerifyVat={vat.verifyNow}
+              card={card}
+              onCardChange={onCardChange}
+              totalCents={amounts?.totalCents ?? null}
+              payment={payment}
+              onPay={() => void pay()}
+            />
+          </div>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,133 @@
+import { vi } from 'vitest';
+import type { Key } from '@keyport/shared/contracts/keys';
+import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
+
+/** A recorded call to the fake API. */
+export interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+type Handler = (call: Call) => Response | Promise<Response>;
+
+export const json = (status: number, body: unknown, statusText = '') =>
+  new Response(JSON.stringify(body), { status, statusText, headers: { 'content-type': 'application/json' } });
+
+/** A Response that never arrives until `resolve` is called (for states shown while waiting). */
+export function deferred() {
+  let resolve!: (response: Response) => void;
+  const promise = new Promise<Response>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/**
+ * Stubs `fetch` with handlers keyed by 'METHOD /path' (the path without its query). Unknown routes fail the way a
+ * dropped connection does, so a test never passes on a call it did not expect to answer.
+ */
+export function fakeApi(handlers: Record<string, Handler>) {
+  const calls: Call[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const call: Call = {
+      method: init?.method ?? 'GET',
+      path: url.pathname,
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+    };
+    calls.push(call);
+    const handler = handlers[`${call.method} ${call.path}`];
+    if (!handler) throw new TypeError(`Failed to fetch (no fake for ${call.method} ${call.path})`);
+    return handler(call);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return {
+    calls,
+    callsTo: (method: string, path: string) => calls.filter((c) => c.method === method && c.path === path),
+  };
+}
+
+export const LITE_KEY: Key = {
+  id: 7,
+  api_key: 'LITE-AAAA-BBBB-CCCC',
+  pro: false,
+  lite: true,
+  linked_app_store: null,
+  main_url: 'harbor-goods.com',
+  myshopify: 'harbor-goods.myshopify.com',
+  secondary_url: null,
+};
+export const REGULAR_KEY: Key = { ...LITE_KEY, id: 8, api_key: 'REGL-AAAA-BBBB-CCCC', lite: false };
+export const PRO_KEY: Key = { ...LITE_KEY, id: 9, api_key: 'PROO-AAAA-BBBB-CCCC', pro: true, lite: false };
+
+export const TO_REGULAR: UpgradeOption = {
+  path: 'LITE_TO_REGULAR',
+  from: 'LITE',
+  to: 'REGULAR',
+  price: '$120.00',
+  price_cents: 12000,
+  priceId: 'price_lite_regular',
+  description: 'Everything in REGULAR',
+  upgrade_path: 'lite-to-reg',
+  recommendedUpgrade: true,
+};
+export const LITE_TO_PRO: UpgradeOption = {
+  path: 'LITE_TO_PRO',
+  from: 'LITE',
+  to: 'PRO',
+  price: '$320.00',
+  price_cents: 32000,
+  priceId: 'price_lite_pro',
+  description: 'Everything in PRO',
+  upgrade_path: 'reg-lite-to-pro',
+  recommendedUpgrade: false,
+};
+export const REGULAR_TO_PRO: UpgradeOption = {
+  ...LITE_TO_PRO,
+  path: 'REGULAR_TO_PRO',
+  from: 'REGULAR',
+  price: '$220.00',
+  price_cents: 22000,
+  priceId: 'price_regular_pro',
+};
+
+export const COUNTRIES = {
+  countries: [
+    { code: 'US', name: 'United States' },
+    { code: 'DE', name: 'Germany' },
+    { code: 'AT', name: 'Austria' },
+    { code: 'GB', name: 'United Kingdom' },
+  ],
+};
+
+/** The server's VAT calculation for the §9 table (what the real route answers), to check the browser shows it. */
+export function vatAnswer(body: {
+  amount: number;
+  country_code: string;
+  is_business: boolean;
+  vat_id?: string | null;
+}) {
+  const rate = body.country_code === 'DE' ? 19 : body.country_code === 'AT' ? 20 : 0;
+  const reverse = body.is_business && !!body.vat_id && body.vat_id.startsWith(body.country_code);
+  const vat = reverse ? 0 : Math.round((body.amount * rate) / 100);
+  return {
+    base_amount: body.amount,
+    vat_amount: vat,
+    total_amount: body.amount + vat,
+    vat_rate: reverse ? 0 : rate,
+    reverse_charge: reverse,
+  };
+}
+
+export const ORDER = {
+  id: 41,
+  status: 'pending' as const,
+  from: 'LITE' as const,
+  to: 'REGULAR' as const,
+  currency: 'usd' as const,
+  base_amount: 12000,
+  vat_amount: 2280,
+  total_amount: 14280,
+  vat_rate: 19,
+  reverse_charge: false,
+  last_payment_error: null,
+};
