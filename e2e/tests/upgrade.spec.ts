@@ -2,8 +2,13 @@ import path from 'node:path';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { apiLogin, createCustomer, expect, mintKeys, STAFF, test, useSession } from '../support/fixtures';
 
-/** Screenshots of the dialog go to docs/screenshots (looked at by people, not compared by the test). */
-const screenshots = path.resolve(import.meta.dirname, '../../docs/screenshots');
+/**
+ * Screenshots of the dialog, looked at by people, not compared by the test: in the test output, and in docs/screenshots
+ * with `UPDATE_SCREENSHOTS=1` (as quality.spec.ts does), so a test run leaves the repository unchanged.
+ */
+const screenshots = process.env.UPDATE_SCREENSHOTS
+  ? path.resolve(import.meta.dirname, '../../docs/screenshots')
+  : path.resolve(import.meta.dirname, '../../test-results/screenshots');
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
