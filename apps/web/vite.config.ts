@@ -1,12 +1,13 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { precompress } from './precompress.ts';
 
 const apiTarget = process.env.KEYPORT_API ?? 'http://127.0.0.1:3000';
 const apiPaths = ['/auth', '/keys', '/staff', '/api', '/stripe', '/credits', '/health', '/config', '/.well-known'];
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   server: {
     port: 5173,
     proxy: Object.fromEntries(apiPaths.map((path) => [path, { target: apiTarget, changeOrigin: false }])),
@@ -34,7 +35,7 @@ export default defineConfig({
     name: 'web',
     root: import.meta.dirname,
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'precompress.test.ts'],
     setupFiles: ['./src/test-setup.ts'],
   },
 });
