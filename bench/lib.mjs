@@ -1,10 +1,16 @@
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 
-/** Starts a server script as a child process and resolves with its URL once it logs that it listens. */
+/**
+ * Starts a server script as a child process and resolves with its URL once it logs that it listens. A variable set
+ * to undefined in `env` is removed from the child's environment.
+ */
 export function startServer(script, env = {}) {
+  const childEnv = Object.fromEntries(
+    Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== undefined),
+  );
   const child = spawn(process.execPath, [script], {
-    env: { ...process.env, ...env },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log = [];
