@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -17,6 +16,7 @@ import { registerJsonCompression } from './http/compression';
 import { AppError } from './http/errors';
 import { serializeError } from './http/log-serializers';
 import { RequestValidationError, validatorCompiler } from './http/validation';
+import { registerSecurityHeaders } from './http/security-headers';
 import { MULTIPART_BODY, registerRoute } from './http/route';
 import { registerStaticAssets, sendIndexHtml } from './http/static-assets';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -87,7 +87,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
 
   registerJsonCompression(app);
 
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
