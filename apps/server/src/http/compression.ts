@@ -52,6 +52,10 @@ export function registerJsonCompression(
 
 function addVary(reply: FastifyReply, field: string): void {
   const current = reply.getHeader('vary');
+  if (current === undefined) {
+    reply.header('vary', field);
+    return;
+  }
   const values = (Array.isArray(current) ? current.join(',') : String(current ?? ''))
     .split(',')
     .map((value) => value.trim())
