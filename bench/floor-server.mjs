@@ -28,6 +28,7 @@ app.get('/keys/', async (request, reply) => {
 });
 await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
 console.log(`Server listening at http://127.0.0.1:${app.server.address().port}`);
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => app.close().then(() => process.exit(0)));
 
 async function connect() {
   if (process.env.DATABASE_URL) {

@@ -1,7 +1,8 @@
 // `npm run bench`: GET /keys/ for the demo customer (9 keys, session token) on the built portal against its floor,
 // the least an authenticated keys list can do (bench/floor-server.mjs: a bare Fastify route, the session looked up
 // by hash and the keys selected in one prepared statement). Both run at once, each in its own process on the same
-// data, and are loaded in turns (floor, portal, portal, floor, …) so drift on this shared machine hits both alike.
+// data, and are loaded in turns (floor, portal, portal, floor, …) so drift on this shared machine hits both alike;
+// the CPU time each server spends per request is reported too (it moves far less than req/s on a shared machine).
 // On PostgreSQL (DATABASE_URL) and on PGlite. Prints portal / floor for throughput and p99; recorded in
 // docs/performance.md.
 import fs from 'node:fs';
@@ -13,8 +14,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const portalScript = path.join(root, 'apps/server/dist/server.js');
 const floorScript = path.join(import.meta.dirname, 'floor-server.mjs');
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
-const duration = Number(process.env.BENCH_DURATION ?? 10);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const duration = Number(process.env.BENCH_DURATION ?? 5);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
 const portalEnv = {
   NODE_ENV: 'production',
   HOST: '127.0.0.1',
@@ -42,7 +43,11 @@ async function keysBody(base, token) {
   return response.text();
 }
 
-/** Loads floor and portal in turns (ABBA…), after a warm-up of each; returns the mean of each one's runs. */
+/**
+ * Loads floor and portal in turns after a warm-up of each: each round runs both back to back (floor first in even
+ * rounds, portal first in odd ones), and the ratios are taken within a round, so a slow spell on the machine hits
+ * both sides of a ratio. Reports the median of the rounds' ratios and the mean figures of each side.
+ */
 async function compare(floor, portal, token) {
   const [floorUrl, portalUrl] = await Promise.all([floor.url, portal.url]);
   const options = { connections, duration, headers: { authorization: `Token ${token}` } };
@@ -52,15 +57,24 @@ async function compare(floor, portal, token) {
   if (floorBody !== portalBody) throw new Error(`floor and portal disagree:\n${floorBody}\n${portalBody}`);
   await load(`${floorUrl}/keys/`, { ...options, duration: 3 });
   await load(`${portalUrl}/keys/`, { ...options, duration: 3 });
-  const runs = { floor: [], portal: [] };
+  const runs = [];
   for (let round = 0; round < rounds; round += 1) {
-    const order = round % 2 === 0 ? ['floor', 'portal'] : ['portal', 'floor'];
-    for (const which of order) {
+    const run = {};
+    for (const which of round % 2 === 0 ? ['floor', 'portal'] : ['portal', 'floor']) {
       const [url, pid] = which === 'floor' ? [floorUrl, floor.pid] : [portalUrl, portal.pid];
-      runs[which].push(await load(`${url}/keys/`, { ...options, pid }));
+      run[which] = await load(`${url}/keys/`, { ...options, pid });
     }
+    runs.push(run);
   }
-  return { floor: mean(runs.floor), portal: mean(runs.portal), runs };
+  return {
+    floor: mean(runs.map((run) => run.floor)),
+    portal: mean(runs.map((run) => run.portal)),
+    ratios: {
+      rps: runs.map((run) => run.portal.rps / run.floor.rps),
+      p99: runs.map((run) => run.portal.p99 / run.floor.p99),
+      cpu: runs.map((run) => run.portal.cpuMicrosPerRequest / run.floor.cpuMicrosPerRequest),
+    },
+  };
 }
 
 function mean(results) {
@@ -74,17 +88,23 @@ function mean(results) {
   };
 }
 
-function report(label, { floor, portal, runs }) {
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+function report(label, { floor, portal, ratios }) {
   const row = (name, r) =>
     `  ${name.padEnd(8)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  CPU ${r.cpu.toFixed(0).padStart(4)} µs/request  errors ${r.errors}`;
+  const spread = (values) =>
+    `median ${median(values).toFixed(2)} (rounds ${values.map((v) => v.toFixed(2)).join(' ')})`;
   console.log(label);
   console.log(row('floor', floor));
   console.log(row('portal', portal));
-  console.log(
-    `  portal / floor: throughput ${(portal.rps / floor.rps).toFixed(3)}, p99 ${(portal.p99 / floor.p99).toFixed(3)}, ` +
-      `CPU per request ${(portal.cpu / floor.cpu).toFixed(3)}` +
-      `  (runs: floor ${runs.floor.map((r) => r.rps.toFixed(0)).join(', ')}; portal ${runs.portal.map((r) => r.rps.toFixed(0)).join(', ')})\n`,
-  );
+  console.log(`  portal / floor, throughput:      ${spread(ratios.rps)}`);
+  console.log(`  portal / floor, p99:             ${spread(ratios.p99)}`);
+  console.log(`  portal / floor, CPU per request: ${spread(ratios.cpu)}\n`);
 }
 
 async function onPostgres(url) {
@@ -121,7 +141,7 @@ async function onPglite() {
 }
 
 console.log(
-  `Node ${process.version}, ${os.cpus().length} CPUs, ${connections} connections, ${rounds * 2} runs of ${duration} s ` +
+  `Node ${process.version}, ${os.cpus().length} CPUs, ${connections} connections, ${rounds} rounds of ${duration} s ` +
     `per server (after a 3 s warm-up), portal LOG_LEVEL=${portalEnv.LOG_LEVEL}\n`,
 );
 const only = process.env.BENCH_ONLY; // postgres | pglite

@@ -5,6 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { toJSONSchema, type $ZodType } from 'zod/v4/core';
 import { sql } from 'drizzle-orm';
@@ -36,7 +37,7 @@ export interface BuildOptions {
   db: Db;
   adapters?: Adapters;
   /** Where the JSON logs go (standard output by default). */
-  logDestination?: NodeJS.WritableStream;
+  logDestination?: DestinationStream;
 }
 
 /** The whole server as one Fastify instance. server.ts listens on it; tests `inject` into it. */
