@@ -84,6 +84,8 @@ try {
   console.log(`  TBT              ${Math.round(f.tbt)} ms`);
   console.log(`  FCP              ${(f.fcp / 1000).toFixed(2)} s`);
   console.log(`  Transfer size    ${(f.transferBytes / 1024).toFixed(1)} KiB (${f.requests} requests)`);
+  // Lighthouse's 4× CPU slowdown assumes a fast host; a lower index (a busy or slow machine) inflates TBT.
+  console.log(`  Host CPU benchmarkIndex ${Math.round(median.result.lhr.environment.benchmarkIndex)}`);
   for (const id of ['accessibility', 'best-practices']) {
     const failing = failingAudits(median.result.lhr, id);
     if (failing.length > 0) console.log(`  ${id} audits not passed: ${failing.join(', ')}`);
