@@ -1,7 +1,7 @@
 // `npm run bench:web`: Lighthouse (mobile preset: simulated slow 4G and a mid-range phone's CPU) on
 // /customer/my-keys, signed in as the demo customer, against the built portal on an embedded database. The browser
 // signs in through the login form; the HTTP cache is then emptied, so each run loads the dashboard as a signed-in
-// person on a cold cache. Runs LIGHTHOUSE_RUNS times (3 by default) and reports the median run by Performance.
+// person on a cold cache. Runs LIGHTHOUSE_RUNS times (5 by default) and reports the median run by Performance.
 // Results are recorded in docs/performance.md.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +12,7 @@ import { startServer } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
 const DEMO = { email: 'demo@example.com', password: 'demo-password' };
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
 
