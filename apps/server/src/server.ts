@@ -10,7 +10,7 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabase(config.database);
   // Logs are written asynchronously: lines logged while a write is under way go out together in the next one, instead
-  // of two blocking writes per request (a fifth of the keys route's CPU time, docs/performance.md). Flushed on exit.
+  // of two blocking writes per request (docs/performance.md). Flushed when the server stops.
   const logDestination = pino.destination({ dest: 1, sync: false });
   const app = await buildApp(config, { db: database.db, logDestination });
   let stopping = false;
