@@ -1,60 +1,156 @@
-// `npm run bench`: GET /keys/ for the demo customer against a bare Fastify route, measured in one run on this
-// machine (absolute numbers drift on shared machines; the ratio is what to compare). PostgreSQL too when
-// DATABASE_URL is set. Results are recorded in docs/performance.md.
+// `npm run bench`: GET /keys/ for the demo customer (9 keys, session token) on the built portal against its floor,
+// the least an authenticated keys list can do (bench/floor-server.mjs: a bare Fastify route, the session looked up
+// by hash and the keys selected in one prepared statement). Both run at once, each in its own process on the same
+// data, and are loaded in turns (floor, portal, portal, floor, …) so drift on this shared machine hits both alike;
+// the CPU time each server spends per request is reported too (it moves far less than req/s on a shared machine).
+// On PostgreSQL (DATABASE_URL) and on PGlite. Prints portal / floor for throughput and p99; recorded in
+// docs/performance.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { load, printRow, startServer } from './lib.mjs';
+import { load, startServer } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
+// BENCH_PORTAL_SCRIPT: another build of the server to compare (e.g. an older commit's apps/server/dist/server.js).
+const portalScript = process.env.BENCH_PORTAL_SCRIPT ?? path.join(root, 'apps/server/dist/server.js');
+const floorScript = path.join(import.meta.dirname, 'floor-server.mjs');
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
-const duration = Number(process.env.BENCH_DURATION ?? 10);
-const serverEnv = {
+const duration = Number(process.env.BENCH_DURATION ?? 5);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
+const portalEnv = {
   NODE_ENV: 'production',
-  PORT: '0',
   HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
+  // The production default: every request is logged.
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+  SEED: 'true',
   RATE_LIMIT_PER_MINUTE: '100000000',
   AUTH_RATE_LIMIT_MAX: '1000',
 };
+const DEMO = { email: 'demo@example.com', password: 'demo-password' };
 
-async function keysOn(label, env) {
-  // The Keyport server logs through pino at warn level; ask it to print its address at info for startup only.
-  const server = startServer(path.join(root, 'apps/server/dist/server.js'), {
-    ...serverEnv,
-    ...env,
-    LOG_LEVEL: 'info',
+async function signIn(base) {
+  const response = await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(DEMO),
   });
+  if (!response.ok) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  return (await response.json()).token;
+}
+
+async function keysBody(base, token) {
+  const response = await fetch(`${base}/keys/`, { headers: { authorization: `Token ${token}` } });
+  if (!response.ok) throw new Error(`GET /keys/ on ${base}: ${response.status}`);
+  return response.text();
+}
+
+/**
+ * Loads floor and portal in turns after a warm-up of each: each round runs both back to back (floor first in even
+ * rounds, portal first in odd ones), and the ratios are taken within a round, so a slow spell on the machine hits
+ * both sides of a ratio. Reports the median of the rounds' ratios and the mean figures of each side.
+ */
+async function compare(floor, portal, token) {
+  const [floorUrl, portalUrl] = await Promise.all([floor.url, portal.url]);
+  const options = { connections, duration, headers: { authorization: `Token ${token}` } };
+  const floorBody = await keysBody(floorUrl, token);
+  const portalBody = await keysBody(portalUrl, token);
+  if (JSON.parse(portalBody).length !== 9) throw new Error('expected the 9 demo keys');
+  if (floorBody !== portalBody) throw new Error(`floor and portal disagree:\n${floorBody}\n${portalBody}`);
+  await load(`${floorUrl}/keys/`, { ...options, duration: 3 });
+  await load(`${portalUrl}/keys/`, { ...options, duration: 3 });
+  const runs = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const run = {};
+    for (const which of round % 2 === 0 ? ['floor', 'portal'] : ['portal', 'floor']) {
+      const [url, pid] = which === 'floor' ? [floorUrl, floor.pid] : [portalUrl, portal.pid];
+      run[which] = await load(`${url}/keys/`, { ...options, pid });
+    }
+    runs.push(run);
+  }
+  return {
+    floor: mean(runs.map((run) => run.floor)),
+    portal: mean(runs.map((run) => run.portal)),
+    ratios: {
+      rps: runs.map((run) => run.portal.rps / run.floor.rps),
+      p99: runs.map((run) => run.portal.p99 / run.floor.p99),
+      cpu: runs.map((run) => run.portal.cpuMicrosPerRequest / run.floor.cpuMicrosPerRequest),
+    },
+  };
+}
+
+function mean(results) {
+  const avg = (key) => results.reduce((sum, r) => sum + r[key], 0) / results.length;
+  return {
+    rps: avg('rps'),
+    p50: avg('p50'),
+    p99: avg('p99'),
+    cpu: avg('cpuMicrosPerRequest'),
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+  };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+function report(label, { floor, portal, ratios }) {
+  const row = (name, r) =>
+    `  ${name.padEnd(8)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  CPU ${r.cpu.toFixed(0).padStart(4)} µs/request  errors ${r.errors}`;
+  const spread = (values) =>
+    `median ${median(values).toFixed(2)} (rounds ${values.map((v) => v.toFixed(2)).join(' ')})`;
+  console.log(label);
+  console.log(row('floor', floor));
+  console.log(row('portal', portal));
+  console.log(`  portal / floor, throughput:      ${spread(ratios.rps)}`);
+  console.log(`  portal / floor, p99:             ${spread(ratios.p99)}`);
+  console.log(`  portal / floor, CPU per request: ${spread(ratios.cpu)}\n`);
+}
+
+async function onPostgres(url) {
+  const portal = startServer(portalScript, { ...portalEnv, DATABASE_URL: url }, { quiet: true });
+  const floor = startServer(floorScript, { DATABASE_URL: url }, { quiet: true });
   try {
-    const url = await server.url;
-    const login = await fetch(`${url}/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'demo@example.com', password: 'demo-password' }),
-    });
-    const { token } = await login.json();
-    const warm = await fetch(`${url}/keys/`, { headers: { authorization: `Token ${token}` } });
-    if ((await warm.json()).length !== 9) throw new Error('expected the 9 demo keys');
-    return await load(`${url}/keys/`, { connections, duration, headers: { authorization: `Token ${token}` } });
+    return await compare(floor, portal, await signIn(await portal.url));
   } finally {
-    await server.stop();
+    await Promise.all([portal.stop(), floor.stop()]);
   }
 }
 
-console.log(`Node ${process.version}, ${os.cpus().length} CPUs, ${connections} connections, ${duration} s per run\n`);
-const bare = startServer(path.join(import.meta.dirname, 'bare-server.mjs'));
-const baseline = await load(`${await bare.url}/bare`, { connections, duration });
-await bare.stop();
-printRow('bare Fastify route (baseline)', baseline);
+async function onPglite() {
+  // PGlite is one process's database: seed and sign in once, then give the floor its own copy of the data.
+  const portalDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyport-bench-'));
+  const floorDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyport-bench-floor-'));
+  const env = { ...portalEnv, DATA_DIR: portalDir, DATABASE_URL: undefined };
+  try {
+    const seeding = startServer(portalScript, env, { quiet: true });
+    const token = await signIn(await seeding.url);
+    await seeding.stop();
+    fs.cpSync(path.join(portalDir, 'pgdata'), path.join(floorDir, 'pgdata'), { recursive: true });
+    const portal = startServer(portalScript, env, { quiet: true });
+    const floor = startServer(floorScript, { DATA_DIR: floorDir, DATABASE_URL: undefined }, { quiet: true });
+    try {
+      return await compare(floor, portal, token);
+    } finally {
+      await Promise.all([portal.stop(), floor.stop()]);
+    }
+  } finally {
+    fs.rmSync(portalDir, { recursive: true, force: true });
+    fs.rmSync(floorDir, { recursive: true, force: true });
+  }
+}
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyport-bench-'));
-try {
-  printRow('GET /keys/ on PGlite', await keysOn('pglite', { DATA_DIR: dataDir }), baseline);
-} finally {
-  fs.rmSync(dataDir, { recursive: true, force: true });
+console.log(
+  `Node ${process.version}, ${os.cpus().length} CPUs, ${connections} connections, ${rounds} rounds of ${duration} s ` +
+    `per server (after a 3 s warm-up), portal LOG_LEVEL=${portalEnv.LOG_LEVEL}\n`,
+);
+const only = process.env.BENCH_ONLY; // postgres | pglite
+if (only !== 'pglite') {
+  if (process.env.DATABASE_URL) {
+    report('GET /keys/ on PostgreSQL', await onPostgres(process.env.DATABASE_URL));
+  } else {
+    console.log('GET /keys/ on PostgreSQL: skipped (set DATABASE_URL to include it)\n');
+  }
 }
-if (process.env.DATABASE_URL) {
-  printRow('GET /keys/ on PostgreSQL', await keysOn('postgres', { DATABASE_URL: process.env.DATABASE_URL }), baseline);
-} else {
-  console.log('GET /keys/ on PostgreSQL: skipped (set DATABASE_URL to include it)');
-}
+if (only !== 'postgres') report('GET /keys/ on PGlite', await onPglite());

@@ -1,23 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { toJSONSchema, type $ZodType } from 'zod/v4/core';
 import { sql } from 'drizzle-orm';
 import { getPublicConfig } from '@keyport/shared/contracts/public-config';
 import * as systemContracts from '@keyport/shared/contracts/system';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import { registerJsonCompression } from './http/compression';
 import { AppError } from './http/errors';
 import { serializeError } from './http/log-serializers';
 import { RequestValidationError, validatorCompiler } from './http/validation';
+import { serializerCompiler } from './http/serialization';
+import { registerSecurityHeaders } from './http/security-headers';
 import { MULTIPART_BODY, registerRoute } from './http/route';
+import { registerStaticAssets, sendIndexHtml } from './http/static-assets';
 import { authRoutes } from './modules/auth/auth.routes';
 import { homepageRoutes } from './modules/homepage/homepage.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
@@ -37,7 +40,7 @@ export interface BuildOptions {
   db: Db;
   adapters?: Adapters;
   /** Where the JSON logs go (standard output by default). */
-  logDestination?: NodeJS.WritableStream;
+  logDestination?: DestinationStream;
 }
 
 /** The whole server as one Fastify instance. server.ts listens on it; tests `inject` into it. */
@@ -100,7 +103,9 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     return reply.code(500).send({ error: 'Something went wrong on our side. Please try again.', code: 'internal' });
   });
 
-  await app.register(helmet, {
+  registerJsonCompression(app);
+
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -166,23 +171,13 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   await app.register(paymentsRoutes);
 
   const webDist = resolveWebDist(config);
-  if (webDist) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      index: false,
-      wildcard: true,
-      setHeaders: (res, filePath) => {
-        if (filePath.includes(`${path.sep}assets${path.sep}`))
-          res.header('cache-control', 'public, max-age=31536000, immutable');
-      },
-    });
-  }
+  if (webDist) await registerStaticAssets(app, webDist);
 
   // Unknown paths count against the global limit too (a scanner gets 429s, not an endless stream of 404s).
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     if (webDist && request.method === 'GET' && SPA_PATHS.test(pathname)) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return sendIndexHtml(reply);
     }
     return reply.code(404).send({ error: `Not found: ${request.method} ${pathname}`, code: 'not_found' });
   });

@@ -46,7 +46,7 @@ export interface ConnectionDomains {
 const ownedKeyNotFound = () => notFound(OWNED_KEY_NOT_FOUND, 'key_not_found');
 
 /** §3 Key, from a stored license key (the tier is stored once; pro/lite are derived from it). */
-export function toKey(row: repo.LicenseKeyRow): Key {
+export function toKey(row: repo.KeyColumns): Key {
   return {
     id: row.id,
     api_key: row.apiKey,
