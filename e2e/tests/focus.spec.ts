@@ -60,7 +60,10 @@ test('when the opener has gone, focus goes to the nearest sensible place', async
   const first = cards.first();
   await first.getByRole('button', { name: 'Enter domains' }).click();
   const panel = page.getByRole('dialog', { name: 'Connect to Store' });
+  // The panel puts focus in its first field once it has loaded: wait for that, or typing can land there.
+  await expect(panel.getByLabel('Website URL')).toBeFocused();
   await panel.getByLabel('Shopify-platform URL (myshopify)').fill('focus-store');
+  await expect(panel.getByLabel('Shopify-platform URL (myshopify)')).toHaveValue('focus-store');
   await panel.getByRole('button', { name: 'Save Domains & Generate Token' }).click();
   await expect(panel.getByTestId('token-box')).toBeVisible();
   // (Behind the modal panel the page is aria-hidden: find the card's new button by its text.)
