@@ -29,7 +29,15 @@ export function createLocalStorageAdapter(dir: string): StoragePort {
       const partial = `${file}.partial-${randomBytes(6).toString('hex')}`;
       try {
         if (typeof source === 'string') await moveFile(source, partial);
-        else await pipeline(source, createWriteStream(partial, { flags: 'wx' }));
+        else {
+          const out = createWriteStream(partial, { flags: 'wx' });
+          // When the source fails first, the file may still be opening: wait until it is closed, so the clean-up
+          // below removes it rather than racing its creation.
+          await pipeline(source, out).catch(async (error: unknown) => {
+            if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
+            throw error;
+          });
+        }
         await rename(partial, file);
       } catch (error) {
         await rm(partial, { force: true });
