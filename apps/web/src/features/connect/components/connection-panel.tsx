@@ -80,7 +80,12 @@ export function ConnectionPanel({
   // §9: the first field is focused 100 ms after the panel opens.
   useEffect(() => {
     if (!open) return;
-    const timer = setTimeout(() => inputs.current.main?.focus(), EDIT_PANEL_FOCUS_DELAY_MS);
+    const timer = setTimeout(() => {
+      // Never take focus from a field the person is already typing in (a click can beat the delay).
+      const active = document.activeElement;
+      if (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement) return;
+      inputs.current.main?.focus();
+    }, EDIT_PANEL_FOCUS_DELAY_MS);
     return () => clearTimeout(timer);
   }, [open]);
 
