@@ -1,0 +1,95 @@
+import { z } from 'zod/mini';
+import { TIERS } from '../domain/tiers';
+import { defineContract } from './define';
+import { KeySchema } from './keys';
+import { OrderQuoteSchema } from './payments';
+
+/**
+ * The wallet (PayPal Orders v2) as the browser sees it. PayPal is a second way into the card path's order, VAT and
+ * fulfilment, not a second path: the same ownership, upgrade-path, price and VAT checks, the same `upgrade_orders`
+ * row, the same `fulfil`.
+ */
+
+/**
+ * What the browser needs to offer PayPal. `mode: 'paypal'` with a client id: load PayPal's Buttons (capture intent,
+ * USD). `mode: 'sandbox'` (the offline default): a plain PayPal button that goes to the portal's own approval page
+ * (`approve_url` of create-order), which returns to the dashboard exactly as PayPal's redirect does.
+ */
+export const getPaypalConfig = defineContract({
+  operationId: 'getPaypalConfig',
+  method: 'GET',
+  path: '/stripe/paypal/config',
+  summary: 'How the browser offers PayPal: real Buttons with a client id, or the offline sandbox approval page',
+  tags: ['paypal'],
+  access: 'public',
+  response: z.object({
+    mode: z.enum(['paypal', 'sandbox']),
+    clientId: z.nullable(z.string()),
+  }),
+});
+
+const text = (max: number, required?: string) =>
+  required
+    ? z.string().check(z.trim(), z.minLength(1, required), z.maxLength(max, `At most ${max} characters`))
+    : z.string().check(z.trim(), z.maxLength(max, `At most ${max} characters`));
+const optionalText = (max: number) => z.optional(z.nullable(text(max)));
+
+/**
+ * §7 POST /stripe/paypal/create-order, with the spec's flat fields. `is_business` is ours (the spec infers it from
+ * the company name): when absent, a non-empty `company_name` means a business. Amounts are computed on the server.
+ */
+export const createPaypalOrder = defineContract({
+  operationId: 'createPaypalOrder',
+  method: 'POST',
+  path: '/stripe/paypal/create-order',
+  summary: 'Start paying for an upgrade with PayPal: the pending order and its PayPal order',
+  tags: ['paypal'],
+  access: 'user',
+  body: z.object({
+    price_id: z.string().check(z.trim(), z.minLength(1, 'No price configured'), z.maxLength(200)),
+    theme_type: z.enum(TIERS),
+    key: z.string().check(z.trim(), z.minLength(1, 'key is required'), z.maxLength(100)),
+    country_code: z.string().check(z.trim(), z.regex(/^[A-Za-z]{2}$/, 'Choose your country'), z.toUpperCase()),
+    vat_id: optionalText(20),
+    customer_name: text(200, 'Enter your name'),
+    customer_email: z
+      .string()
+      .check(z.trim(), z.toLowerCase(), z.email('Enter a valid email address'), z.maxLength(254, 'Email is too long')),
+    company_name: optionalText(200),
+    is_business: z.optional(z.boolean()),
+    billing_address: z.object({
+      line1: text(200, 'Enter your address'),
+      line2: optionalText(200),
+      city: text(100, 'Enter your city'),
+      state: optionalText(100),
+      postal_code: text(20, 'Enter your postal code'),
+      country: z.string().check(z.trim(), z.regex(/^[A-Za-z]{2}$/, 'Choose your country'), z.toUpperCase()),
+    }),
+    metadata: z.optional(z.record(z.string().check(z.maxLength(40)), z.unknown())),
+  }),
+  response: z.object({
+    /** §3 "Wallet order": the PayPal order id. */
+    order: z.object({ id: z.string() }),
+    /** Where the person approves the payment (PayPal's approve link; the portal's own page in the sandbox). */
+    approve_url: z.string(),
+    quote: OrderQuoteSchema,
+  }),
+});
+
+/**
+ * §7 POST /stripe/paypal/capture-order: capture the caller's approved PayPal order (idempotent: a second capture, a
+ * reload or another tab finds it captured and changes nothing), re-read it from PayPal, check the amount against the
+ * order, and fulfil it through the card path's code.
+ */
+export const capturePaypalOrder = defineContract({
+  operationId: 'capturePaypalOrder',
+  method: 'POST',
+  path: '/stripe/paypal/capture-order',
+  summary: "Capture an approved PayPal order and fulfil it (the caller's own orders only)",
+  tags: ['paypal'],
+  access: 'user',
+  body: z.object({
+    order_id: z.string().check(z.trim(), z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'Invalid order')),
+  }),
+  response: z.object({ order: OrderQuoteSchema, key: z.nullable(KeySchema) }),
+});
