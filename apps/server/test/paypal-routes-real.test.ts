@@ -155,6 +155,18 @@ describe('PayPal routes with the PayPal adapter (local fake of Orders v2)', () =
     const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.providerPaymentId, order.id));
     expect(row).toMatchObject({ status: 'pending' });
     expect(row!.lastPaymentError).toContain('declined');
+
+    // The payer picks another funding source and comes back: a new request id, so PayPal does not replay the decline.
+    const retried = await capture(token, order.id);
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json()).toMatchObject({ order: { status: 'completed' } });
+    expect(await tierOf(key)).toBe('REGULAR');
+    const ids = fake.requests
+      .filter((request) => request.path === `/v2/checkout/orders/${order.id}/capture`)
+      .map((request) => request.requestId);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toBe(`keyport-capture-${row!.id}`);
+    expect(ids[1]).toMatch(new RegExp(`^keyport-capture-${row!.id}-\\d+$`));
   });
 
   it('refuses a webhook PayPal does not verify', async () => {
