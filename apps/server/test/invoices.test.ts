@@ -259,7 +259,11 @@ describe('gap-free numbering', () => {
     const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, last!.started.order.id));
     await expect(
       t.db.transaction(async (tx) => {
-        await t.app.services.invoices.orderCompleted(tx, { ...order!, status: 'completed', paymentCompletedAt: new Date() });
+        await t.app.services.invoices.orderCompleted(tx, {
+          ...order!,
+          status: 'completed',
+          paymentCompletedAt: new Date(),
+        });
         throw new Error('the fulfilment failed after numbering');
       }),
     ).rejects.toThrow('the fulfilment failed after numbering');
@@ -417,9 +421,9 @@ describe('GET /staff/audit-log', () => {
       })
     ).json<{ entries: { action: string }[] }>().entries;
     expect(all.map((row) => row.action)).toEqual(['invoice.issued', 'order.completed']);
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/staff/audit-log', headers: auth(user.token) })).statusCode,
-    ).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/staff/audit-log', headers: auth(user.token) })).statusCode).toBe(
+      403,
+    );
     const bad = await t.app.inject({
       method: 'GET',
       url: '/staff/audit-log?customer_user_id=abc',

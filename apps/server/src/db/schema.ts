@@ -361,13 +361,7 @@ export const sandboxPayments = pgTable('sandbox_payments', {
 });
 
 export type UpgradeOrderStatus =
-  | 'pending'
-  | 'superseded'
-  | 'completed'
-  | 'needs_refund'
-  | 'review'
-  | 'refunded'
-  | 'disputed';
+  'pending' | 'superseded' | 'completed' | 'needs_refund' | 'review' | 'refunded' | 'disputed';
 
 export interface BillingSnapshot {
   name: string;
@@ -449,10 +443,7 @@ export const invoices = pgTable(
     check('invoices_total', sql`${t.totalCents} = ${t.subtotalCents} + ${t.vatCents}`),
     check('invoices_amounts', sql`${t.subtotalCents} > 0 and ${t.vatCents} >= 0`),
     check('invoices_sequence_positive', sql`${t.sequence} > 0`),
-    check(
-      'invoices_credit_note_refers',
-      sql`(${t.kind} = 'credit_note') = (${t.creditedInvoiceId} is not null)`,
-    ),
+    check('invoices_credit_note_refers', sql`(${t.kind} = 'credit_note') = (${t.creditedInvoiceId} is not null)`),
     check('invoices_reverse_charge_evidence', sql`not ${t.reverseCharge} or ${t.buyerVatId} is not null`),
     uniqueIndex('invoices_kind_year_sequence_unique').on(t.kind, t.year, t.sequence),
     uniqueIndex('invoices_number_unique').on(t.number),

@@ -87,7 +87,9 @@ export function renderInvoicePdf(invoice: InvoiceRow, credited: InvoiceRow | nul
     line(`VAT (${formatVatRate(invoice.vatRateBp)}): ${money(invoice.vatCents)}`);
   }
   doc.font('Helvetica-Bold');
-  line(`${isCredit ? 'Total credited' : 'Total paid'}: ${money(invoice.totalCents)} (${invoice.currency.toUpperCase()})`);
+  line(
+    `${isCredit ? 'Total credited' : 'Total paid'}: ${money(invoice.totalCents)} (${invoice.currency.toUpperCase()})`,
+  );
   doc.font('Helvetica').moveDown();
   const payment = invoice.providerPaymentId ? `, payment ${invoice.providerPaymentId}` : '';
   line(`${isCredit ? 'Refunded through' : 'Paid with'}: ${providerLabel(invoice.provider)}${payment}`);

@@ -4,9 +4,12 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { InvoiceBuyer, InvoiceKind, InvoiceSeller, UpgradeOrderStatus } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import type { AuditService } from '../audit/audit.service';
-import type { OrderRow } from '../payments/payments.repo';
+import type { Settlement } from '../payments/payments.service';
 import { renderInvoicePdf } from './invoice-pdf';
 import * as repo from './invoices.repo';
+
+/** An upgrade order as the payments module keeps it. */
+type OrderRow = Settlement['order'];
 
 export const INVOICE_NOT_FOUND = 'Invoice not found.';
 
