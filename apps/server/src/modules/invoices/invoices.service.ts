@@ -192,7 +192,7 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
     /** The invoice of an order the caller already proved is theirs (the receipt route); 404 when never invoiced. */
     async pdfForOrder(orderId: number) {
       const invoice = await repo.findByOrder(db, orderId, 'invoice');
-      if (!invoice) throw notFound('This order has no invoice: it was not paid.', 'not_paid');
+      if (!invoice) throw notFound('This order has no invoice.', 'invoice_not_found');
       return pdfOf(invoice);
     },
   };
