@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getInvoicePdf, listInvoices } from '@keyport/shared/contracts/invoices';
 import { getOrderReceipt } from '@keyport/shared/contracts/payments';
 import { checkPurchasedUpgrades, type PurchasedUpgrade } from '@keyport/shared/contracts/upgrades';
 import { callApi, callApiForResponse } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
+import { saveFileResponse } from './save-file-response';
 
 export const getPurchasedUpgrades = () => callApi(checkPurchasedUpgrades);
 
@@ -36,37 +36,5 @@ export async function downloadReceipt(receiptUrl: string): Promise<void> {
     params: { id },
     headers: { accept: 'application/pdf' },
   });
-  await saveResponse(response, `receipt-${id}.pdf`);
-}
-
-/** GET /invoices: the person's invoices and credit notes, newest first (the invoices tab; fresh on every open). */
-export const invoicesQueryOptions = () =>
-  queryOptions({
-    queryKey: ['invoices'] as const,
-    queryFn: async () => (await callApi(listInvoices)).invoices,
-    staleTime: 0,
-  });
-
-export const useInvoices = () => useQuery(invoicesQueryOptions());
-
-/** Downloads an invoice or credit note PDF (GET /invoices/:id/pdf) with the session's Authorization header. */
-export async function downloadInvoice(invoiceId: number): Promise<void> {
-  const response = await callApiForResponse(getInvoicePdf, {
-    params: { id: String(invoiceId) },
-    headers: { accept: 'application/pdf' },
-  });
-  await saveResponse(response, `invoice-${invoiceId}.pdf`);
-}
-
-/** Saves a fetched file under the server's file name (Content-Disposition), or `fallback`. */
-async function saveResponse(response: Response, fallback: string): Promise<void> {
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallback;
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  await saveFileResponse(response, `receipt-${id}.pdf`);
 }

@@ -9,13 +9,9 @@ import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { useMe } from '../api/get-me';
-import {
-  allPurchasedUpgrades,
-  downloadInvoice,
-  downloadReceipt,
-  useInvoices,
-  usePurchasedUpgrades,
-} from '../api/get-purchased-upgrades';
+import { downloadInvoice } from '../api/download-invoice';
+import { useInvoices } from '../api/get-invoices';
+import { allPurchasedUpgrades, downloadReceipt, usePurchasedUpgrades } from '../api/get-purchased-upgrades';
 
 const dateFormat = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric' });
 
