@@ -3,7 +3,7 @@
  * gap-free numbers per year under concurrent fulfilments and after a rollback, the PDF as a tax office reads it
  * (parsed back to text), who may fetch it, and what refunds and disputes do to orders, keys and the audit log.
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { PDFParse } from 'pdf-parse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, emailOutbox, invoiceCounters, invoices, licenseKeys, upgradeOrders } from '../src/db/schema';
@@ -12,6 +12,7 @@ import {
   type SandboxPaymentProvider,
 } from '../src/integrations/payments/sandbox-adapter';
 import { REVERSE_CHARGE_NOTE } from '../src/modules/invoices/invoice-pdf';
+import { createInvoicesService } from '../src/modules/invoices/invoices.service';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
 
 const WEBHOOK_SECRET = 'whsec_test_invoices_suite';
@@ -277,6 +278,39 @@ describe('gap-free numbering', () => {
     await provider.idle();
     const [next] = (await list(last!.user.token)).json<Listed>().invoices;
     expect(next!.number).toBe(`${year}-000051`);
+  });
+});
+
+describe('a series per calendar year', () => {
+  it('starts each year at 000001, for invoices and credit notes separately (UTC years)', async () => {
+    const orders = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const user = await newUser('years');
+        return (await start(user.token, await liteKeyFor(user.id))).order.id;
+      }),
+    );
+    const rows = await t.db.select().from(upgradeOrders).where(inArray(upgradeOrders.id, orders));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const at = (iso: string) =>
+      createInvoicesService({
+        db: t.db,
+        seller: { name: 'Keyport Themes Ltd', address: [], vatId: null, email: null },
+        audit: t.app.services.audit,
+        orderStatuses: async () => new Map(),
+        now: () => new Date(iso),
+      });
+    const issue = (iso: string, orderId: number) =>
+      t.db.transaction((tx) =>
+        at(iso).orderCompleted(tx, { ...byId.get(orderId)!, status: 'completed', paymentCompletedAt: new Date(iso) }),
+      );
+    expect((await issue('2031-12-31T23:59:59.000Z', orders[0]!)).number).toBe('2031-000001');
+    expect((await issue('2032-01-01T00:00:01.000Z', orders[1]!)).number).toBe('2032-000001');
+    expect((await issue('2031-12-31T23:59:59.500Z', orders[2]!)).number).toBe('2031-000002');
+    const refunded = { ...byId.get(orders[0]!)!, status: 'refunded' as const, refundedAt: new Date() };
+    const creditNote = await t.db.transaction((tx) =>
+      at('2032-02-01T10:00:00.000Z').orderRefunded(tx, refunded, { tierReverted: null }),
+    );
+    expect(creditNote!.number).toBe('CN-2032-000001');
   });
 });
 
