@@ -29,6 +29,9 @@ const TABLE_OWNERS = {
   upgradeOrders: 'payments',
   paymentWebhookEvents: 'payments',
   vatChecks: 'billing',
+  invoices: 'invoices',
+  invoiceCounters: 'invoices',
+  auditLog: 'audit',
 };
 
 const moduleOf = (file) =>

@@ -29,6 +29,8 @@ import { staffRoutes } from './modules/staff/staff.routes';
 import { createServices, type Adapters } from './services';
 import { billingRoutes } from './modules/billing/billing.routes';
 import { paymentsRoutes } from './modules/payments/payments.routes';
+import { invoicesRoutes } from './modules/invoices/invoices.routes';
+import { auditRoutes } from './modules/audit/audit.routes';
 import { upgradesRoutes } from './modules/upgrades/upgrades.routes';
 import { connectRoutes } from './modules/connect/connect.routes';
 import { createThemeTokenSigner } from './modules/connect/theme-token';
@@ -180,6 +182,8 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   await app.register(upgradesRoutes);
   await app.register(billingRoutes);
   await app.register(paymentsRoutes);
+  await app.register(invoicesRoutes);
+  await app.register(auditRoutes);
 
   const webDist = resolveWebDist(config);
   if (webDist) await registerStaticAssets(app, webDist);

@@ -75,6 +75,10 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z]{2}[A-Za-z0-9+*]{2,13}$/, 'must be a VAT ID with its country prefix, e.g. IE6388047V')
     .optional(),
+  /** The seller's postal address on invoices: lines separated by '|', e.g. '1 Main St|Dublin D02 XY45|Ireland'. */
+  SELLER_ADDRESS: z.string().trim().max(400).optional(),
+  /** The seller's contact email on invoices. */
+  SELLER_EMAIL: z.email().optional(),
   SHOP_URL: z.url().default('https://example.com/shop'),
   PRODUCT_URL: z.url().default('https://example.com/products/theme'),
   APP_STORE_URL: z.url().default('https://apps.shopify.com/'),
@@ -138,6 +142,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         : ({ kind: 'sandbox' } as const),
     sellerVatId: e.SELLER_VAT_ID ? e.SELLER_VAT_ID.toUpperCase() : null,
     sellerName: e.SELLER_NAME,
+    sellerAddress: (e.SELLER_ADDRESS ?? '')
+      .split('|')
+      .map((part) => part.trim())
+      .filter((part) => part !== ''),
+    sellerEmail: e.SELLER_EMAIL ?? null,
     links: {
       shopUrl: e.SHOP_URL,
       productUrl: e.PRODUCT_URL,

@@ -16,7 +16,8 @@ import type { ThemeTokenSigner } from './modules/connect/theme-token';
 import { createKeysService } from './modules/keys/keys.service';
 import { createBillingService } from './modules/billing/billing.service';
 import { createPaymentsService } from './modules/payments/payments.service';
-import { renderReceiptPdf } from './modules/payments/receipt-pdf';
+import { createAuditService } from './modules/audit/audit.service';
+import { createInvoicesService } from './modules/invoices/invoices.service';
 import { createUpgradesService } from './modules/upgrades/upgrades.service';
 import { createPaymentProvider } from './integrations/payments/create-payment-provider';
 import type { SandboxPaymentProvider } from './integrations/payments/sandbox-adapter';
@@ -134,6 +135,19 @@ export function createServices(
     redeemLimits: { byUser: limits.tokenRedeemByUser, byIp: limits.tokenRedeemByIp },
   });
   const billing = createBillingService({ db, vies, verifyLimit: limits.vatChecks });
+  const audit = createAuditService({ db });
+  const invoices = createInvoicesService({
+    db,
+    audit,
+    seller: {
+      name: config.sellerName,
+      address: config.sellerAddress,
+      vatId: config.sellerVatId,
+      email: config.sellerEmail,
+    },
+    // Called per request, after `payments` exists below.
+    orderStatuses: (orderIds) => payments.orderStatuses(orderIds),
+  });
   const payments = createPaymentsService({
     db,
     provider: paymentProvider,
@@ -141,6 +155,8 @@ export function createServices(
     upgrades,
     billing,
     outbox,
+    invoices,
+    publicUrl,
     startLimit: limits.paymentStarts,
     log,
   });
@@ -157,7 +173,6 @@ export function createServices(
   // The §9 prices on first start; the sandbox has its own price ids, Stripe's are set by staff (PUT
   // /staff/upgrade-prices) — until then the dialog says 'No Price ID configured …'.
   const ensureCatalogue = () => upgrades.ensureCatalogue(paymentProvider.name === 'sandbox' ? SANDBOX_PRICE_IDS : {});
-  const seller = { name: config.sellerName, vatId: config.sellerVatId };
   return {
     db,
     outbox,
@@ -182,7 +197,10 @@ export function createServices(
     walletProvider,
     /** The sandbox wallet's approval page and refunds, present only while the wallet runs in the sandbox. */
     sandboxWallet: walletProvider.name === 'paypal_sandbox' ? walletProvider : null,
-    receipts: { render: (order: Parameters<typeof renderReceiptPdf>[0]) => renderReceiptPdf(order, seller) },
+    audit,
+    invoices,
+    /** The old receipt route answers the order's invoice (rendered from the invoice row). */
+    receipts: { render: async (order: { id: number }) => (await invoices.pdfForOrder(order.id)).pdf },
     /** Verifies a theme auth token: signed by us and still the key's current token. */
     themeTokens: { verify: connect.verify },
   };

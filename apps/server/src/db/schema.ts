@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  type AnyPgColumn,
   index,
   integer,
   jsonb,
@@ -229,7 +230,7 @@ export const upgradeOrders = pgTable(
     check('upgrade_orders_amounts', sql`${t.baseAmountCents} > 0 and ${t.vatAmountCents} >= 0`),
     check(
       'upgrade_orders_status',
-      sql`${t.status} in ('pending', 'superseded', 'completed', 'needs_refund', 'review', 'refunded')`,
+      sql`${t.status} in ('pending', 'superseded', 'completed', 'needs_refund', 'review', 'refunded', 'disputed')`,
     ),
     uniqueIndex('upgrade_orders_provider_payment_unique').on(t.provider, t.providerPaymentId),
     uniqueIndex('upgrade_orders_one_pending_per_key')
@@ -393,7 +394,8 @@ export const sandboxPaypalOrders = pgTable(
   ],
 );
 
-export type UpgradeOrderStatus = 'pending' | 'superseded' | 'completed' | 'needs_refund' | 'review' | 'refunded';
+export type UpgradeOrderStatus =
+  'pending' | 'superseded' | 'completed' | 'needs_refund' | 'review' | 'refunded' | 'disputed';
 
 export interface BillingSnapshot {
   name: string;
@@ -409,3 +411,123 @@ export interface BillingSnapshot {
   is_business: boolean;
   company_name: string | null;
 }
+
+/**
+ * The last number given per document series and calendar year (modules/invoices): advanced with one conditional
+ * `INSERT … ON CONFLICT DO UPDATE … RETURNING` inside the fulfilment or refund transaction. The row lock serialises
+ * issuers; a rolled-back transaction gives its number back, so the series has no gaps.
+ */
+export const invoiceCounters = pgTable(
+  'invoice_counters',
+  {
+    series: text('series').$type<InvoiceKind>().notNull(),
+    year: integer('year').notNull(),
+    lastNumber: integer('last_number').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.series, t.year] }),
+    check('invoice_counters_series', sql`${t.series} in ('invoice', 'credit_note')`),
+    check('invoice_counters_positive', sql`${t.lastNumber} > 0`),
+  ],
+);
+
+/**
+ * Invoices and credit notes (modules/invoices), immutable once issued (a trigger refuses UPDATE and DELETE). Every
+ * figure and party is a snapshot: the PDF is rendered from this row, never from the order.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').$type<InvoiceKind>().notNull(),
+    year: integer('year').notNull(),
+    sequence: integer('sequence').notNull(),
+    /** '2026-000001' for an invoice, 'CN-2026-000001' for a credit note. */
+    number: text('number').notNull(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => upgradeOrders.id, { onDelete: 'restrict' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    /** The invoice a credit note cancels; null on an invoice. */
+    creditedInvoiceId: integer('credited_invoice_id').references((): AnyPgColumn => invoices.id, {
+      onDelete: 'restrict',
+    }),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    /** When the money arrived (invoice) or went back (credit note). */
+    paymentDate: timestamp('payment_date', { withTimezone: true }).notNull(),
+    seller: jsonb('seller').$type<InvoiceSeller>().notNull(),
+    buyer: jsonb('buyer').$type<InvoiceBuyer>().notNull(),
+    lineDescription: text('line_description').notNull(),
+    currency: text('currency').notNull(),
+    /** Positive on both kinds: a credit note's amounts are what it takes back. */
+    subtotalCents: integer('subtotal_cents').notNull(),
+    vatRateBp: integer('vat_rate_bp').notNull(),
+    vatCents: integer('vat_cents').notNull(),
+    totalCents: integer('total_cents').notNull(),
+    reverseCharge: boolean('reverse_charge').notNull(),
+    buyerVatId: text('buyer_vat_id'),
+    vatConsultationNumber: text('vat_consultation_number'),
+    provider: text('provider').notNull(),
+    providerPaymentId: text('provider_payment_id'),
+  },
+  (t) => [
+    check('invoices_kind', sql`${t.kind} in ('invoice', 'credit_note')`),
+    check('invoices_total', sql`${t.totalCents} = ${t.subtotalCents} + ${t.vatCents}`),
+    check('invoices_amounts', sql`${t.subtotalCents} > 0 and ${t.vatCents} >= 0`),
+    check('invoices_sequence_positive', sql`${t.sequence} > 0`),
+    check('invoices_credit_note_refers', sql`(${t.kind} = 'credit_note') = (${t.creditedInvoiceId} is not null)`),
+    check('invoices_reverse_charge_evidence', sql`not ${t.reverseCharge} or ${t.buyerVatId} is not null`),
+    uniqueIndex('invoices_kind_year_sequence_unique').on(t.kind, t.year, t.sequence),
+    uniqueIndex('invoices_number_unique').on(t.number),
+    uniqueIndex('invoices_one_per_order_and_kind').on(t.orderId, t.kind),
+    index('invoices_user_idx').on(t.userId, t.issuedAt),
+  ],
+);
+
+export type InvoiceKind = 'invoice' | 'credit_note';
+
+export interface InvoiceSeller {
+  name: string;
+  address: string[];
+  vatId: string | null;
+  email: string | null;
+}
+
+export interface InvoiceBuyer {
+  name: string;
+  companyName: string | null;
+  email: string;
+  address: string[];
+  country: string;
+  isBusiness: boolean;
+  vatId: string | null;
+}
+
+/**
+ * What happened to money, orders and keys, append-only (modules/audit): a trigger refuses UPDATE and DELETE, and no
+ * route edits it. The staff console of a later issue reads it by customer and by action.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actorType: text('actor_type').$type<AuditActorType>().notNull(),
+    actorId: text('actor_id'),
+    action: text('action').notNull(),
+    objectType: text('object_type').notNull(),
+    objectId: text('object_id').notNull(),
+    customerUserId: integer('customer_user_id'),
+    reason: text('reason'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [
+    check('audit_log_actor_type', sql`${t.actorType} in ('user', 'staff', 'system', 'provider')`),
+    index('audit_log_customer_at_idx').on(t.customerUserId, t.at),
+    index('audit_log_action_at_idx').on(t.action, t.at),
+  ],
+);
+
+export type AuditActorType = 'user' | 'staff' | 'system' | 'provider';

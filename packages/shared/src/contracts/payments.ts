@@ -42,7 +42,7 @@ export type BillingInput = z.input<typeof BillingSchema>;
 /** What the server computed for an order: amounts in cents, VAT rate in percent. */
 export const OrderQuoteSchema = z.object({
   id: z.int(),
-  status: z.enum(['pending', 'superseded', 'completed', 'needs_refund', 'review', 'refunded']),
+  status: z.enum(['pending', 'superseded', 'completed', 'needs_refund', 'review', 'refunded', 'disputed']),
   from: z.enum(TIERS),
   to: z.enum(TIERS),
   currency: z.literal('usd'),

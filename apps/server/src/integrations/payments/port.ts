@@ -50,10 +50,10 @@ export interface ProviderEvent {
   /** The provider's event id (`evt_…`): the dedupe key. */
   id: string;
   /**
-   * `payment_succeeded` / `payment_failed` / `refunded` name the payment in `paymentRef`; anything else is `ignored`
+   * `payment_succeeded` / `payment_failed` / `refunded` / `disputed` (a chargeback) name the payment in `paymentRef`; anything else is `ignored`
    * (answered 200, nothing done).
    */
-  kind: 'payment_succeeded' | 'payment_failed' | 'refunded' | 'ignored';
+  kind: 'payment_succeeded' | 'payment_failed' | 'refunded' | 'disputed' | 'ignored';
   /** The provider's type, e.g. 'payment_intent.succeeded'. */
   type: string;
   paymentRef: string | null;

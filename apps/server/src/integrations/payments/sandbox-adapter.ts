@@ -44,6 +44,8 @@ export interface SandboxPaymentProvider extends PaymentProvider {
   confirmPayment(ref: string, outcome: SandboxCardOutcome): Promise<SandboxConfirmResult>;
   /** Refunds part or all of a succeeded payment, then sends `charge.refunded`. */
   refundPayment(ref: string, cents: number): Promise<ProviderPayment>;
+  /** The card holder disputes a succeeded payment with their bank: sends `charge.dispute.created`. */
+  disputePayment(ref: string, reason?: string): Promise<void>;
   /** Resolves when no event delivery is in flight (tests; a graceful shutdown). */
   idle(): Promise<void>;
 }
@@ -217,6 +219,23 @@ export function createSandboxPaymentProvider(options: SandboxPaymentProviderOpti
       }
       emit('charge.refunded', chargeObject(row));
       return toProviderPayment(row);
+    },
+
+    async disputePayment(ref, reason = 'fraudulent') {
+      const current = await findPayment(ref);
+      if (!current) throw new PaymentProviderError(`No such payment: ${ref}`);
+      if (current.status !== 'succeeded') throw new PaymentProviderError('This payment has no charge to dispute');
+      emit('charge.dispute.created', {
+        id: `dp_sandbox_${randomId(24)}`,
+        object: 'dispute',
+        amount: current.amountCents,
+        currency: current.currency,
+        charge: chargeIdOf(current.id),
+        payment_intent: current.id,
+        reason,
+        status: 'needs_response',
+        livemode: false,
+      });
     },
 
     async idle() {

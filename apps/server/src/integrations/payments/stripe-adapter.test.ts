@@ -197,6 +197,27 @@ describe('Stripe adapter: webhooks', () => {
     });
   });
 
+  it('maps charge.dispute.created (a Dispute object) to its PaymentIntent, and ignores one without', () => {
+    const dispute = event('charge.dispute.created', {
+      id: 'dp_1',
+      object: 'dispute',
+      charge: 'ch_4',
+      payment_intent: 'pi_4',
+      reason: 'fraudulent',
+      status: 'needs_response',
+    });
+    expect(stripe.verifyWebhook(Buffer.from(dispute), sign(dispute))).toMatchObject({
+      kind: 'disputed',
+      type: 'charge.dispute.created',
+      paymentRef: 'pi_4',
+    });
+    const orphan = event('charge.dispute.created', { id: 'dp_2', object: 'dispute', payment_intent: null });
+    expect(stripe.verifyWebhook(Buffer.from(orphan), sign(orphan))).toMatchObject({
+      kind: 'ignored',
+      paymentRef: null,
+    });
+  });
+
   it('ignores a refunded charge that belongs to no PaymentIntent', () => {
     const body = event('charge.refunded', { id: 'ch_2', object: 'charge', payment_intent: null });
     expect(stripe.verifyWebhook(Buffer.from(body), sign(body))).toMatchObject({ kind: 'ignored', paymentRef: null });

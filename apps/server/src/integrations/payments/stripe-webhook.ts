@@ -42,6 +42,8 @@ const KINDS: Record<string, ProviderEvent['kind']> = {
   'payment_intent.succeeded': 'payment_succeeded',
   'payment_intent.payment_failed': 'payment_failed',
   'charge.refunded': 'refunded',
+  // A Dispute object: its payment_intent names the payment.
+  'charge.dispute.created': 'disputed',
 };
 
 /** Maps an authentic event to Keyport's terms; a body that is not an event is refused like a bad signature. */
@@ -52,7 +54,11 @@ function toProviderEvent(event: unknown): ProviderEvent {
   const object = isRecord(event.data) && isRecord(event.data.object) ? event.data.object : null;
   const kind = KINDS[event.type] ?? 'ignored';
   const paymentRef =
-    kind === 'refunded' ? intentIdOf(object?.payment_intent) : kind === 'ignored' ? null : intentIdOf(object?.id);
+    kind === 'refunded' || kind === 'disputed'
+      ? intentIdOf(object?.payment_intent)
+      : kind === 'ignored'
+        ? null
+        : intentIdOf(object?.id);
   if (kind !== 'ignored' && !paymentRef) {
     // A charge without a PaymentIntent (not one of ours) or a malformed payment event: nothing to fulfil.
     return { id: event.id, kind: 'ignored', type: event.type, paymentRef: null };

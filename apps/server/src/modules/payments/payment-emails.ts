@@ -14,8 +14,13 @@ export function amountLines(order: OrderRow): string[] {
 
 const label = (order: OrderRow) => upgradePathLabel(order.path as UpgradePath);
 
+/** Where the invoices are: Settings → Invoices on the dashboard (the query parameter opens the tab). */
+export function invoicesTabUrl(publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/customer/my-keys?settings=invoices`;
+}
+
 /** Sent through the outbox when a paid upgrade was applied. */
-export function receiptEmail(order: OrderRow): EmailMessage {
+export function receiptEmail(order: OrderRow, publicUrl: string): EmailMessage {
   return {
     to: order.billing.email,
     subject: `Your Keyport receipt: ${label(order)} upgrade`,
@@ -30,7 +35,9 @@ export function receiptEmail(order: OrderRow): EmailMessage {
       `Paid: ${(order.paymentCompletedAt ?? new Date()).toISOString().slice(0, 10)}`,
       '',
       'The theme you have installed keeps working. Download the theme or generate a new token from your license card to get',
-      `the ${order.toTier} edition. A PDF receipt is in Settings, Invoices.`,
+      `the ${order.toTier} edition.`,
+      '',
+      `Your invoice (PDF) is in Settings, Invoices: ${invoicesTabUrl(publicUrl)}`,
     ].join('\n'),
   };
 }

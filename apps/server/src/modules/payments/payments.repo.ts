@@ -107,12 +107,17 @@ export function flagOrder(
     .then((rows) => rows[0] ?? null);
 }
 
-/** The money went back: a completed (or flagged) order becomes refunded, once. */
+/** The money went back: a completed (or flagged, or disputed) order becomes refunded, once. */
 export function refundOrder(db: DbOrTx, orderId: number, at: Date) {
   return db
     .update(upgradeOrders)
     .set({ status: 'refunded', refundedAt: at, updatedAt: sql`now()` })
-    .where(and(eq(upgradeOrders.id, orderId), inArray(upgradeOrders.status, ['completed', 'needs_refund', 'review'])))
+    .where(
+      and(
+        eq(upgradeOrders.id, orderId),
+        inArray(upgradeOrders.status, ['completed', 'needs_refund', 'review', 'disputed']),
+      ),
+    )
     .returning()
     .then((rows) => rows[0] ?? null);
 }
@@ -144,4 +149,22 @@ export async function recordEvent(db: DbOrTx, provider: string, eventId: string,
     .onConflictDoNothing()
     .returning({ eventId: paymentWebhookEvents.eventId });
   return rows.length > 0;
+}
+
+/** A paid order the buyer disputed with their bank becomes disputed, once. */
+export function disputeOrder(db: DbOrTx, orderId: number) {
+  return db
+    .update(upgradeOrders)
+    .set({ status: 'disputed', updatedAt: sql`now()` })
+    .where(and(eq(upgradeOrders.id, orderId), inArray(upgradeOrders.status, ['completed', 'needs_refund', 'review'])))
+    .returning()
+    .then((rows) => rows[0] ?? null);
+}
+
+export function orderStatuses(db: DbOrTx, orderIds: number[]) {
+  if (orderIds.length === 0) return Promise.resolve([]);
+  return db
+    .select({ id: upgradeOrders.id, status: upgradeOrders.status })
+    .from(upgradeOrders)
+    .where(inArray(upgradeOrders.id, orderIds));
 }

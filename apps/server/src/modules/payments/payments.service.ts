@@ -19,6 +19,7 @@ import {
   type ProviderPayment,
 } from '../../integrations/payments/port';
 import type { BillingService, VerifiedVatId } from '../billing/billing.service';
+import type { InvoicesService } from '../invoices/invoices.service';
 import type { KeysService } from '../keys/keys.service';
 import type { PaidOrder, UpgradesService } from '../upgrades/upgrades.service';
 import { receiptEmail, refundEmail, upgradeNotAppliedEmail } from './payment-emails';
@@ -36,6 +37,10 @@ export interface PaymentsServiceDeps {
   upgrades: Pick<UpgradesService, 'prices' | 'applyPaidUpgrade' | 'revertPaidUpgrade'>;
   billing: Pick<BillingService, 'verifiedVatIdFor' | 'isCountry'>;
   outbox: Outbox;
+  /** Invoices, credit notes and the audit entries of completions, refunds and disputes (same transactions). */
+  invoices: Pick<InvoicesService, 'orderCompleted' | 'orderRefunded' | 'orderDisputed'>;
+  /** The portal's address, for the receipt email's link to the invoices tab. */
+  publicUrl: () => string;
   /** Payment starts per user (each may create a payment at the provider). */
   startLimit: RateLimiter;
   log: FastifyBaseLogger;
@@ -184,6 +189,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     const paidAt = now();
     const completed = await repo.completeOrder(tx, order.id, paidAt);
     if (!completed) return { order, key: null }; // settled before: by another delivery or the sync
+    await deps.invoices.orderCompleted(tx, completed);
     const applied = await upgrades.applyPaidUpgrade(toPaidOrder(completed), tx);
     if (!applied.applied) {
       const flagged = await repo.flagOrder(tx, order.id, 'needs_refund', applied.reason, ['completed']);
@@ -192,7 +198,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       return { order: flagged ?? completed, key: null };
     }
     await repo.markUpgradeProcessed(tx, order.id, paidAt);
-    await outbox.enqueue(tx, receiptEmail(completed));
+    await outbox.enqueue(tx, receiptEmail(completed, deps.publicUrl()));
     return { order: completed, key: applied.key };
   }
 
@@ -206,11 +212,26 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     }
     const refunded = await repo.refundOrder(tx, order.id, now());
     if (!refunded) return;
-    if (order.status === 'completed') {
-      const { tierReverted } = await upgrades.revertPaidUpgrade(toPaidOrder(order), tx);
+    let tierReverted: boolean | null = null;
+    if (order.status === 'completed' || order.status === 'disputed') {
+      ({ tierReverted } = await upgrades.revertPaidUpgrade(toPaidOrder(order), tx));
       if (!tierReverted) log.warn({ orderId: order.id }, 'refunded; the key changed since, so its tier stays');
     }
+    await deps.invoices.orderRefunded(tx, refunded, { tierReverted });
     await outbox.enqueue(tx, refundEmail(order));
+  }
+
+  /** The buyer disputed the payment (a chargeback): the order is marked, the upgrade stays until it is refunded. */
+  async function dispute(
+    payment: ProviderPayment,
+    tx: DbOrTx,
+    event?: Pick<ProviderEvent, 'type'>,
+    providerName: string = provider.name,
+  ): Promise<void> {
+    const order = await repo.findOrderByPayment(tx, providerName, payment.ref);
+    if (!order) return;
+    const disputed = await repo.disputeOrder(tx, order.id);
+    if (disputed) await deps.invoices.orderDisputed(tx, disputed, event?.type ?? null);
   }
 
   /** Applies a payment as re-read from the provider, for an event or a sync, in one transaction; emails after. */
@@ -224,6 +245,10 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       if (event && !(await repo.recordEvent(tx, providerName, event.id, event.type))) return 'duplicate' as const;
       if (kind === 'refunded') {
         await refund(payment, tx, providerName);
+        return null;
+      }
+      if (kind === 'disputed') {
+        await dispute(payment, tx, event, providerName);
         return null;
       }
       return settle(payment, tx, providerName);
@@ -335,6 +360,10 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       if (!order || order.userId !== userId) throw notFound(PAYMENT_NOT_FOUND, 'payment_not_found');
       return order;
     },
+
+    /** The orders' statuses now (the invoices list shows them). */
+    orderStatuses: async (orderIds: number[]) =>
+      new Map((await repo.orderStatuses(db, orderIds)).map((row) => [row.id, row.status])),
 
     toQuote,
   };

@@ -3,6 +3,7 @@ import { getOrderReceipt } from '@keyport/shared/contracts/payments';
 import { checkPurchasedUpgrades, type PurchasedUpgrade } from '@keyport/shared/contracts/upgrades';
 import { callApi, callApiForResponse } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
+import { saveFileResponse } from './save-file-response';
 
 export const getPurchasedUpgrades = () => callApi(checkPurchasedUpgrades);
 
@@ -35,13 +36,5 @@ export async function downloadReceipt(receiptUrl: string): Promise<void> {
     params: { id },
     headers: { accept: 'application/pdf' },
   });
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `receipt-${id}.pdf`;
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  await saveFileResponse(response, `receipt-${id}.pdf`);
 }

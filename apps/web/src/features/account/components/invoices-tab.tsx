@@ -1,6 +1,7 @@
 import { FileDown } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import type { InvoiceSummary } from '@keyport/shared/contracts/invoices';
 import type { PurchasedUpgrade } from '@keyport/shared/contracts/upgrades';
 import { formatUsd, formatVatRate } from '@keyport/shared/domain/money';
 import { REVERSE_CHARGE_LABEL, vatRateBpFromPercent } from '@keyport/shared/domain/vat';
@@ -8,21 +9,43 @@ import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { useMe } from '../api/get-me';
+import { downloadInvoice } from '../api/download-invoice';
+import { useInvoices } from '../api/get-invoices';
 import { allPurchasedUpgrades, downloadReceipt, usePurchasedUpgrades } from '../api/get-purchased-upgrades';
 
 const dateFormat = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric' });
 
-/** Settings → Invoices: the license upgrades (paid or redeemed, with receipts) beside the orders. */
+/**
+ * Settings → Invoices: the invoices and credit notes (each with its PDF), the license upgrades (paid or redeemed)
+ * and the orders.
+ */
 export function InvoicesTab() {
   const me = useMe();
   const upgrades = usePurchasedUpgrades();
+  const documents = useInvoices();
   const orders = me.data?.orders ?? [];
   const purchased = upgrades.data ? allPurchasedUpgrades(upgrades.data) : [];
-  const loading = me.isPending || upgrades.isPending;
+  const loading = me.isPending || upgrades.isPending || documents.isPending;
 
   if (loading) return <p className="py-6 text-center text-sm text-slate-600">Loading purchases…</p>;
   return (
     <div className="space-y-5">
+      <section aria-labelledby="invoices-heading" className="space-y-2">
+        <h3 id="invoices-heading" className="text-sm font-semibold text-slate-900">
+          Invoices
+        </h3>
+        {documents.isError ? (
+          <Alert>{INVOICES_FAILED}</Alert>
+        ) : documents.data.length === 0 ? (
+          <p className="rounded-lg bg-slate-50 px-3 py-4 text-center text-sm text-slate-600">{NO_INVOICES}</p>
+        ) : (
+          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200" aria-label="Invoices">
+            {documents.data.map((invoice) => (
+              <InvoiceRow key={invoice.id} invoice={invoice} />
+            ))}
+          </ul>
+        )}
+      </section>
       <section aria-labelledby="upgrades-heading" className="space-y-2">
         <h3 id="upgrades-heading" className="text-sm font-semibold text-slate-900">
           License upgrades
@@ -59,6 +82,71 @@ export function InvoicesTab() {
         )}
       </section>
     </div>
+  );
+}
+
+export const INVOICES_FAILED = 'Failed to load your invoices. Please try again later.';
+export const NO_INVOICES = 'No invoices yet.';
+const INVOICE_FAILED = 'Failed to download the invoice. Please try again.';
+const KIND_LABEL = { invoice: 'Invoice', credit_note: 'Credit note' } as const;
+const STATUS_LABEL: Partial<Record<InvoiceSummary['status'], string>> = {
+  completed: 'Paid',
+  needs_refund: 'Paid',
+  review: 'Paid',
+  refunded: 'Refunded',
+  disputed: 'Disputed',
+};
+
+/** One invoice or credit note: number, date, total (a credit note's as a negative amount), status and its PDF. */
+function InvoiceRow({ invoice }: { invoice: InvoiceSummary }) {
+  const [downloading, setDownloading] = useState(false);
+  const kind = KIND_LABEL[invoice.kind];
+  const isCredit = invoice.kind === 'credit_note';
+  const status = isCredit ? 'Refunded' : (STATUS_LABEL[invoice.status] ?? 'Paid');
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 px-3 py-2.5 text-sm" data-testid="invoice">
+      <div className="min-w-0">
+        <p className="font-medium text-slate-900">
+          {kind} {invoice.number}
+        </p>
+        <p className="text-xs text-slate-600">
+          <time dateTime={invoice.issued_at}>{dateFormat.format(new Date(invoice.issued_at))}</time> · Order #
+          {invoice.order_id}
+          {invoice.credited_invoice_number ? ` · for invoice ${invoice.credited_invoice_number}` : ''}
+        </p>
+      </div>
+      <div className="flex items-center gap-2">
+        <span className="font-semibold text-slate-900 tabular-nums">
+          {formatUsd(isCredit ? -invoice.total : invoice.total)}
+        </span>
+        <Badge
+          className={
+            status === 'Paid'
+              ? 'bg-emerald-100 text-emerald-800'
+              : status === 'Disputed'
+                ? 'bg-amber-100 text-amber-800'
+                : 'bg-slate-200 text-slate-700'
+          }
+        >
+          {status}
+        </Badge>
+        <Button
+          size="sm"
+          variant="ghost"
+          disabled={downloading}
+          aria-label={`Download ${kind.toLowerCase()} ${invoice.number} (PDF)`}
+          onClick={() => {
+            setDownloading(true);
+            downloadInvoice(invoice.id)
+              .catch(() => toast.error(INVOICE_FAILED))
+              .finally(() => setDownloading(false));
+          }}
+        >
+          <FileDown aria-hidden="true" className="size-4" />
+          {downloading ? 'Downloading…' : 'PDF'}
+        </Button>
+      </div>
+    </li>
   );
 }
 
