@@ -29,6 +29,7 @@ const TABLE_OWNERS = {
   upgradeOrders: 'payments',
   paymentWebhookEvents: 'payments',
   vatChecks: 'billing',
+  analyticsOutbox: 'analytics',
 };
 
 const moduleOf = (file) =>

@@ -32,6 +32,7 @@ import { paymentsRoutes } from './modules/payments/payments.routes';
 import { upgradesRoutes } from './modules/upgrades/upgrades.routes';
 import { connectRoutes } from './modules/connect/connect.routes';
 import { createThemeTokenSigner } from './modules/connect/theme-token';
+import { analyticsRoutes } from './modules/analytics/analytics.routes';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const SPA_PATHS = /^\/(?:$|login$|signup$|forgot-password$|reset-password$|customer(?:\/|$))/;
@@ -169,6 +170,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   await app.register(upgradesRoutes);
   await app.register(billingRoutes);
   await app.register(paymentsRoutes);
+  await app.register(analyticsRoutes);
 
   const webDist = resolveWebDist(config);
   if (webDist) await registerStaticAssets(app, webDist);
@@ -185,10 +187,12 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   // A sandbox event still on its way would find the database closed.
   app.addHook('onClose', async () => {
     await app.services.sandboxPayments?.idle();
+    await app.services.analytics.stop();
   });
   app.addHook('onReady', async () => {
     await app.services.ensureCatalogue();
     void app.services.outbox.flush();
+    app.services.analytics.start();
   });
   return app;
 }

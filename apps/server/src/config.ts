@@ -71,6 +71,19 @@ const EnvSchema = z.object({
   PRODUCT_URL: z.url().default('https://example.com/products/theme'),
   APP_STORE_URL: z.url().default('https://apps.shopify.com/'),
   SELL_STORE_FORM_URL: z.url().default('https://example.com/sell-your-store'),
+  /** Klaviyo's private API key (pk_…): analytics go to Klaviyo; unset: the sandbox analytics adapter. */
+  KLAVIYO_PRIVATE_KEY: z
+    .string()
+    .regex(/^pk_[A-Za-z0-9_]+$/, 'must be a Klaviyo private API key (pk_…)')
+    .optional(),
+  /** Klaviyo's public key (site id): loads Klaviyo's script in the browser, with popups and forms disabled. */
+  KLAVIYO_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9]{6}$/, 'must be a Klaviyo public API key (site id, 6 letters or digits)')
+    .optional(),
+  /** Another Klaviyo API address (a local fake in tests). */
+  KLAVIYO_API_BASE: z.url().default('https://a.klaviyo.com'),
+  KLAVIYO_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** An embeddable video URL; unset (or empty): the connection panel shows no setup-guide player at all. */
   SETUP_GUIDE_VIDEO_URL: z.union([z.literal(''), z.url()]).optional(),
 });
@@ -127,6 +140,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       e.VIES_ADAPTER === 'vies'
         ? ({ kind: 'vies', baseUrl: e.VIES_API_URL, timeoutMs: e.VIES_TIMEOUT_MS } as const)
         : ({ kind: 'sandbox' } as const),
+    analytics: {
+      provider: e.KLAVIYO_PRIVATE_KEY
+        ? ({
+            kind: 'klaviyo',
+            privateKey: e.KLAVIYO_PRIVATE_KEY,
+            baseUrl: e.KLAVIYO_API_BASE,
+            timeoutMs: e.KLAVIYO_TIMEOUT_MS,
+          } as const)
+        : ({ kind: 'sandbox' } as const),
+      publicKey: e.KLAVIYO_PUBLIC_KEY ?? null,
+    },
     sellerVatId: e.SELLER_VAT_ID ? e.SELLER_VAT_ID.toUpperCase() : null,
     sellerName: e.SELLER_NAME,
     links: {

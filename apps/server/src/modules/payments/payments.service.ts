@@ -18,6 +18,7 @@ import {
   type ProviderEvent,
   type ProviderPayment,
 } from '../../integrations/payments/port';
+import type { AnalyticsService } from '../analytics/analytics.service';
 import type { BillingService, VerifiedVatId } from '../billing/billing.service';
 import type { KeysService } from '../keys/keys.service';
 import type { PaidOrder, UpgradesService } from '../upgrades/upgrades.service';
@@ -36,6 +37,7 @@ export interface PaymentsServiceDeps {
   upgrades: Pick<UpgradesService, 'prices' | 'applyPaidUpgrade' | 'revertPaidUpgrade'>;
   billing: Pick<BillingService, 'verifiedVatIdFor' | 'isCountry'>;
   outbox: Outbox;
+  analytics: Pick<AnalyticsService, 'recordUpgradePurchase' | 'deliverSoon'>;
   /** Payment starts per user (each may create a payment at the provider). */
   startLimit: RateLimiter;
   log: FastifyBaseLogger;
@@ -63,7 +65,7 @@ export interface Settlement {
  * No network call runs inside a transaction.
  */
 export function createPaymentsService(deps: PaymentsServiceDeps) {
-  const { db, provider, keys, upgrades, billing, outbox, log } = deps;
+  const { db, provider, keys, upgrades, billing, outbox, analytics, log } = deps;
   const now = deps.now ?? (() => new Date());
 
   /** Calls the provider; its failures become a 502 the person can retry (nothing was written). */
@@ -183,6 +185,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       return { order: flagged ?? completed, key: null };
     }
     await repo.markUpgradeProcessed(tx, order.id, paidAt);
+    await analytics.recordUpgradePurchase(tx, completed);
     await outbox.enqueue(tx, receiptEmail(completed));
     return { order: completed, key: applied.key };
   }
@@ -215,6 +218,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       return settle(payment, tx);
     });
     void outbox.flush();
+    analytics.deliverSoon();
     return result;
   }
 
