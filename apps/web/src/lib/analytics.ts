@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import {
   ANALYTICS_EVENT_IDS,
   identifyAnalyticsProfile,
@@ -88,4 +89,9 @@ export function trackActiveOnSite(properties: AnalyticsProperties = {}): void {
     return; // storage refused (privacy mode): better no event than one per page view
   }
   track('Active on Site', properties);
+}
+
+/** Sends Active on Site once per browser session, from a component that only renders for a signed-in person. */
+export function useActiveOnSite(): void {
+  useEffect(() => trackActiveOnSite(), []);
 }
