@@ -76,11 +76,6 @@ const EnvSchema = z.object({
     .string()
     .regex(/^pk_[A-Za-z0-9_]+$/, 'must be a Klaviyo private API key (pk_…)')
     .optional(),
-  /** Klaviyo's public key (site id): loads Klaviyo's script in the browser, with popups and forms disabled. */
-  KLAVIYO_PUBLIC_KEY: z
-    .string()
-    .regex(/^[A-Za-z0-9]{6}$/, 'must be a Klaviyo public API key (site id, 6 letters or digits)')
-    .optional(),
   /** Another Klaviyo API address (a local fake in tests). */
   KLAVIYO_API_BASE: z.url().default('https://a.klaviyo.com'),
   KLAVIYO_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
@@ -149,7 +144,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
             timeoutMs: e.KLAVIYO_TIMEOUT_MS,
           } as const)
         : ({ kind: 'sandbox' } as const),
-      publicKey: e.KLAVIYO_PUBLIC_KEY ?? null,
     },
     sellerVatId: e.SELLER_VAT_ID ? e.SELLER_VAT_ID.toUpperCase() : null,
     sellerName: e.SELLER_NAME,
