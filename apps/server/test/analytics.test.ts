@@ -221,9 +221,9 @@ describe('POST and PUT /api/klaviyo/track', () => {
     const hangingBefore = fake.requests.length;
     const response = await track(token, { eventName: 'Active on Site', unique_id: 'hang-1' });
     expect(response.statusCode).toBe(202);
-    // Answered while the delivery it nudged is still in flight (or not yet started): nothing recorded yet.
+    // Answered although the provider never answers: the event waits in the outbox, undelivered.
     const [row] = await t.db.select().from(analyticsOutbox).where(eq(analyticsOutbox.userId, id));
-    expect(row).toMatchObject({ deliveredAt: null, lastError: null });
+    expect(row).toMatchObject({ deliveredAt: null });
     await deliverDue(); // the nudged pass: the fake holds the request until the adapter's timeout
     expect(fake.requests.length).toBeGreaterThan(hangingBefore);
     const [after] = await t.db.select().from(analyticsOutbox).where(eq(analyticsOutbox.userId, id));
@@ -234,6 +234,23 @@ describe('POST and PUT /api/klaviyo/track', () => {
     await deliverDue();
     expect(eventRequests('hang-1').length).toBeGreaterThanOrEqual(2);
     expect(fake.events.filter((event) => event.uniqueId === 'hang-1')).toHaveLength(1);
+  });
+});
+
+describe('the per-user limit', () => {
+  it('answers 429 with Retry-After past 120 calls in 10 minutes, for that user only', async () => {
+    const { token } = await newUser();
+    for (let i = 0; i < 120; i++) {
+      expect((await track(token, { eventName: 'Viewed Upgrade Options' })).statusCode).toBe(202);
+    }
+    const refused = await track(token, { eventName: 'Viewed Upgrade Options' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'rate_limited' });
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect((await identify(token, { firstName: 'Again' })).statusCode).toBe(429);
+    const other = await newUser();
+    expect((await track(other.token, { eventName: 'Viewed Upgrade Options' })).statusCode).toBe(202);
+    await deliverDue();
   });
 });
 
