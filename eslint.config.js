@@ -32,6 +32,7 @@ const TABLE_OWNERS = {
   invoices: 'invoices',
   invoiceCounters: 'invoices',
   auditLog: 'audit',
+  analyticsOutbox: 'analytics',
 };
 
 const moduleOf = (file) =>

@@ -34,6 +34,7 @@ import { auditRoutes } from './modules/audit/audit.routes';
 import { upgradesRoutes } from './modules/upgrades/upgrades.routes';
 import { connectRoutes } from './modules/connect/connect.routes';
 import { createThemeTokenSigner } from './modules/connect/theme-token';
+import { analyticsRoutes } from './modules/analytics/analytics.routes';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const SPA_PATHS = /^\/(?:$|login$|signup$|forgot-password$|reset-password$|customer(?:\/|$))/;
@@ -184,6 +185,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   await app.register(paymentsRoutes);
   await app.register(invoicesRoutes);
   await app.register(auditRoutes);
+  await app.register(analyticsRoutes);
 
   const webDist = resolveWebDist(config);
   if (webDist) await registerStaticAssets(app, webDist);
@@ -201,10 +203,12 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   app.addHook('onClose', async () => {
     await app.services.sandboxPayments?.idle();
     await app.services.sandboxWallet?.idle();
+    await app.services.analytics.stop();
   });
   app.addHook('onReady', async () => {
     await app.services.ensureCatalogue();
     void app.services.outbox.flush();
+    app.services.analytics.start();
   });
   return app;
 }

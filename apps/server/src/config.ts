@@ -83,6 +83,14 @@ const EnvSchema = z.object({
   PRODUCT_URL: z.url().default('https://example.com/products/theme'),
   APP_STORE_URL: z.url().default('https://apps.shopify.com/'),
   SELL_STORE_FORM_URL: z.url().default('https://example.com/sell-your-store'),
+  /** Klaviyo's private API key (pk_…): analytics go to Klaviyo; unset: the sandbox analytics adapter. */
+  KLAVIYO_PRIVATE_KEY: z
+    .string()
+    .regex(/^pk_[A-Za-z0-9_]+$/, 'must be a Klaviyo private API key (pk_…)')
+    .optional(),
+  /** Another Klaviyo API address (a local fake in tests). */
+  KLAVIYO_API_BASE: z.url().default('https://a.klaviyo.com'),
+  KLAVIYO_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** An embeddable video URL; unset (or empty): the connection panel shows no setup-guide player at all. */
   SETUP_GUIDE_VIDEO_URL: z.union([z.literal(''), z.url()]).optional(),
 });
@@ -140,6 +148,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       e.VIES_ADAPTER === 'vies'
         ? ({ kind: 'vies', baseUrl: e.VIES_API_URL, timeoutMs: e.VIES_TIMEOUT_MS } as const)
         : ({ kind: 'sandbox' } as const),
+    analytics: {
+      provider: e.KLAVIYO_PRIVATE_KEY
+        ? ({
+            kind: 'klaviyo',
+            privateKey: e.KLAVIYO_PRIVATE_KEY,
+            baseUrl: e.KLAVIYO_API_BASE,
+            timeoutMs: e.KLAVIYO_TIMEOUT_MS,
+          } as const)
+        : ({ kind: 'sandbox' } as const),
+    },
     sellerVatId: e.SELLER_VAT_ID ? e.SELLER_VAT_ID.toUpperCase() : null,
     sellerName: e.SELLER_NAME,
     sellerAddress: (e.SELLER_ADDRESS ?? '')

@@ -31,6 +31,10 @@ import type { VatNumberChecker } from './integrations/vies/port';
 import { createDownloadLinks } from './modules/releases/download-link';
 import { loadDownloadLinkSecret } from './modules/releases/download-link-secret';
 import { createReleasesService } from './modules/releases/releases.service';
+import { createKlaviyoAdapter } from './integrations/analytics/klaviyo-adapter';
+import type { AnalyticsPort } from './integrations/analytics/port';
+import { createSandboxAnalyticsAdapter } from './integrations/analytics/sandbox-adapter';
+import { createAnalyticsService, type DeliverySettings } from './modules/analytics/analytics.service';
 
 /** The sandbox's stand-ins for Stripe price ids (a sandbox payment names its path's). */
 const SANDBOX_PRICE_IDS = {
@@ -48,6 +52,9 @@ export interface Adapters {
   payments?: StripePaymentProvider | SandboxPaymentProvider;
   wallet?: PaypalWalletProvider | SandboxWalletProvider;
   vies?: VatNumberChecker;
+  analytics?: AnalyticsPort;
+  /** The analytics outbox's clock and retry timings (tests simulate a provider outage of minutes). */
+  analyticsDelivery?: { now?: () => Date; settings?: Partial<DeliverySettings> };
 }
 
 /** Wires every service from config, the database and the adapters config selects. */
@@ -96,6 +103,7 @@ export function createServices(
       max: config.upgradeTokenRateLimit.maxPerIp,
       windowMs: config.upgradeTokenRateLimit.windowMs,
     }),
+    analyticsByUser: createRateLimiter({ max: 120, windowMs: 10 * 60_000 }),
     downloads: createRateLimiter({
       ...config.downloads.rateLimit,
       message: 'Too many downloads. Please wait a few minutes and try again.',
@@ -104,6 +112,12 @@ export function createServices(
   const publicUrl = () =>
     config.publicUrl ??
     `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${runtime.listeningPort() ?? config.port}`;
+  const auth = createAuthService({
+    db,
+    outbox,
+    publicUrl,
+    limits: { byIp: limits.authByIp, byEmail: limits.authByEmail },
+  });
   const keys = createKeysService({ db, addKeyLimits: { byUser: limits.addKeyByUser, byIp: limits.addKeyByIp } });
   const connect = createConnectService({ db, keys, signer: runtime.signer });
   const storage =
@@ -129,9 +143,24 @@ export function createServices(
   const paymentProvider =
     adapters.payments ?? createPaymentProvider(config.payments, { db, log, deliver: runtime.deliverWebhook });
   const vies = adapters.vies ?? createVatChecker(config, log);
+  const analyticsSandbox = config.analytics.provider.kind === 'sandbox' ? createSandboxAnalyticsAdapter(db) : null;
+  const analytics = createAnalyticsService({
+    db,
+    port:
+      adapters.analytics ??
+      (config.analytics.provider.kind === 'klaviyo'
+        ? createKlaviyoAdapter(config.analytics.provider)
+        : analyticsSandbox!),
+    log,
+    resolveEmail: async (userId) => (await auth.loadUser(userId)).email,
+    trackLimit: limits.analyticsByUser,
+    delivery: adapters.analyticsDelivery?.settings,
+    now: adapters.analyticsDelivery?.now,
+  });
   const upgrades = createUpgradesService({
     db,
     keys,
+    analytics,
     redeemLimits: { byUser: limits.tokenRedeemByUser, byIp: limits.tokenRedeemByIp },
   });
   const billing = createBillingService({ db, vies, verifyLimit: limits.vatChecks });
@@ -157,6 +186,7 @@ export function createServices(
     outbox,
     invoices,
     publicUrl,
+    analytics,
     startLimit: limits.paymentStarts,
     log,
   });
@@ -177,7 +207,7 @@ export function createServices(
     db,
     outbox,
     limits,
-    auth: createAuthService({ db, outbox, publicUrl, limits: { byIp: limits.authByIp, byEmail: limits.authByEmail } }),
+    auth,
     keys,
     homepage: createHomepageService({ db }),
     publicUrl,
@@ -187,6 +217,9 @@ export function createServices(
     upgrades,
     billing,
     payments,
+    analytics,
+    /** The sandbox analytics adapter's deliveries (staff read them), present only while analytics run in the sandbox. */
+    analyticsSandbox,
     /** Puts the upgrade price catalogue in place if missing (before the server answers, see app.ts). */
     ensureCatalogue,
     paymentProvider,

@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   type AnyPgColumn,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -531,3 +532,76 @@ export const auditLog = pgTable(
 );
 
 export type AuditActorType = 'user' | 'staff' | 'system' | 'provider';
+/** What an analytics event or profile update carries (modules/analytics, integrations/analytics). */
+export interface AnalyticsPayload {
+  properties: Record<string, unknown>;
+  value: number | null;
+  /** Profile updates only. */
+  firstName?: string | null;
+  lastName?: string | null;
+  phoneNumber?: string | null;
+}
+
+/**
+ * Analytics events and profile updates waiting for the provider (modules/analytics): written in the caller's
+ * transaction, delivered after commit by the worker, which claims due rows (`FOR UPDATE SKIP LOCKED` and a lease) so
+ * two workers never send one row at once. `email` is null for the server's own events: the worker reads the
+ * account's email when it delivers. One row per (user, kind, name, unique_id): a second copy of an event is dropped.
+ */
+export const analyticsOutbox = pgTable(
+  'analytics_outbox',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'event' | 'profile'>().notNull(),
+    /** The §3 event name; '' for a profile update. */
+    name: text('name').notNull(),
+    uniqueId: text('unique_id').notNull(),
+    email: text('email'),
+    payload: jsonb('payload').$type<AnalyticsPayload>().notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+    /** A worker holds the row until then (a crashed worker's claim expires). */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    /** Given up (too many attempts, or the provider refused it for good). */
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('analytics_outbox_kind', sql`${t.kind} in ('event', 'profile')`),
+    check('analytics_outbox_attempts', sql`${t.attempts} >= 0`),
+    uniqueIndex('analytics_outbox_unique_event').on(t.userId, t.kind, t.name, t.uniqueId),
+    index('analytics_outbox_due_idx')
+      .on(t.nextAttemptAt, t.id)
+      .where(sql`${t.deliveredAt} is null and ${t.failedAt} is null`),
+  ],
+);
+
+/**
+ * What the sandbox analytics adapter received (integrations/analytics/sandbox-adapter): what Klaviyo would keep. An
+ * event is kept once per (email, name, unique_id), as Klaviyo dedupes on `unique_id`. Staff read it.
+ */
+export const analyticsSandboxDeliveries = pgTable(
+  'analytics_sandbox_deliveries',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').$type<'event' | 'profile'>().notNull(),
+    email: text('email').notNull(),
+    name: text('name'),
+    uniqueId: text('unique_id'),
+    properties: jsonb('properties').$type<Record<string, unknown>>().notNull(),
+    value: doublePrecision('value'),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('analytics_sandbox_deliveries_kind', sql`${t.kind} in ('event', 'profile')`),
+    uniqueIndex('analytics_sandbox_deliveries_unique_event').on(t.email, t.name, t.uniqueId),
+    index('analytics_sandbox_deliveries_newest_idx').on(t.deliveredAt, t.id),
+  ],
+);

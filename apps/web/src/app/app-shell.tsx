@@ -4,11 +4,19 @@ import { SettingsDialogProvider } from '../features/account/components/settings-
 import { UserMenu } from '../features/account/components/user-menu';
 import { RequireAuth } from './require-auth';
 import { paths } from '../lib/paths';
+import { useActiveOnSite } from '../lib/analytics';
+
+/** Rendered only for a signed-in person (inside RequireAuth): Active on Site, once per browser session. */
+function ActiveOnSite() {
+  useActiveOnSite();
+  return null;
+}
 
 export function AppShell() {
   return (
     <RequireAuth>
       <SettingsDialogProvider>
+        <ActiveOnSite />
         <div className="min-h-dvh">
           <a
             href="#main"

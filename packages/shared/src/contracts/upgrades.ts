@@ -49,6 +49,8 @@ const redeemResponse = z.object({
   error: z.null(),
   message: z.string(),
   key: KeySchema,
+  /** The unique id of the server's Completed Upgrade Token Redemption event (the browser's copy sends the same). */
+  analytics_event_id: z.optional(z.string()),
 });
 
 function redeemContract<const Id extends string, const Path extends string>(operationId: Id, path: Path, what: string) {

@@ -18,6 +18,7 @@ import {
   type ProviderEvent,
   type ProviderPayment,
 } from '../../integrations/payments/port';
+import type { AnalyticsService } from '../analytics/analytics.service';
 import type { BillingService, VerifiedVatId } from '../billing/billing.service';
 import type { InvoicesService } from '../invoices/invoices.service';
 import type { KeysService } from '../keys/keys.service';
@@ -41,6 +42,7 @@ export interface PaymentsServiceDeps {
   invoices: Pick<InvoicesService, 'orderCompleted' | 'orderRefunded' | 'orderDisputed'>;
   /** The portal's address, for the receipt email's link to the invoices tab. */
   publicUrl: () => string;
+  analytics: Pick<AnalyticsService, 'recordUpgradePurchase' | 'deliverSoon'>;
   /** Payment starts per user (each may create a payment at the provider). */
   startLimit: RateLimiter;
   log: FastifyBaseLogger;
@@ -68,7 +70,7 @@ export interface Settlement {
  * No network call runs inside a transaction.
  */
 export function createPaymentsService(deps: PaymentsServiceDeps) {
-  const { db, provider, keys, upgrades, billing, outbox, log } = deps;
+  const { db, provider, keys, upgrades, billing, outbox, analytics, log } = deps;
   const now = deps.now ?? (() => new Date());
 
   /** Calls the provider; its failures become a 502 the person can retry (nothing was written). */
@@ -198,6 +200,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       return { order: flagged ?? completed, key: null };
     }
     await repo.markUpgradeProcessed(tx, order.id, paidAt);
+    await analytics.recordUpgradePurchase(tx, completed);
     await outbox.enqueue(tx, receiptEmail(completed, deps.publicUrl()));
     return { order: completed, key: applied.key };
   }
@@ -254,6 +257,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       return settle(payment, tx, providerName);
     });
     void outbox.flush();
+    analytics.deliverSoon();
     return result;
   }
 

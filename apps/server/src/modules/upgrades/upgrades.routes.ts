@@ -23,12 +23,12 @@ export async function upgradesRoutes(app: FastifyInstance) {
     [contracts.redeemTokenLiteToPro, 'LITE_TO_PRO'],
   ] as const satisfies readonly (readonly [RedeemContract, UpgradePath])[]) {
     registerRoute<RedeemContract>(app, contract, async ({ user, body }, request) => {
-      const { key, message } = await upgrades.redeemToken(user.id, request.ip, {
+      const { key, message, analyticsEventId } = await upgrades.redeemToken(user.id, request.ip, {
         path,
         token: body.upgradeKey,
         licenseKey: body.licenseKey,
       });
-      return { success: true as const, error: null, message, key };
+      return { success: true as const, error: null, message, key, analytics_event_id: analyticsEventId };
     });
   }
 

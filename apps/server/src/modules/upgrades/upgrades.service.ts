@@ -18,6 +18,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { badRequest, conflict } from '../../http/errors';
 import type { RateLimiter } from '../../http/rate-limit';
 import { hashSecret } from '../../lib/secrets';
+import type { AnalyticsService } from '../analytics/analytics.service';
 import type { KeysService } from '../keys/keys.service';
 import * as repo from './upgrades.repo';
 
@@ -54,6 +55,7 @@ export interface UpgradePrice {
 export interface UpgradesServiceDeps {
   db: Db;
   keys: Pick<KeysService, 'requireOwnedKey' | 'changeTier'>;
+  analytics: Pick<AnalyticsService, 'recordTokenRedemption' | 'deliverSoon'>;
   /** Token redemptions per user and per IP (tokens must not be guessable by trying). */
   redeemLimits: { byUser: RateLimiter; byIp: RateLimiter };
 }
@@ -78,7 +80,7 @@ export function normalizeUpgradeToken(input: string): string {
  * Upgrades: the price catalogue, the options a key can take, single-use upgrade tokens, and the one way a paid or
  * redeemed upgrade reaches a key (through the keys service's conditional tier change), with its purchased record.
  */
-export function createUpgradesService({ db, keys, redeemLimits }: UpgradesServiceDeps) {
+export function createUpgradesService({ db, keys, analytics, redeemLimits }: UpgradesServiceDeps) {
   async function prices(tx: DbOrTx = db): Promise<UpgradePrice[]> {
     const rows = await repo.listPrices(tx);
     return UPGRADE_PATHS.flatMap((path) => {
@@ -180,13 +182,13 @@ export function createUpgradesService({ db, keys, redeemLimits }: UpgradesServic
       userId: number,
       ip: string,
       input: { path: UpgradePath; token: string; licenseKey: string },
-    ): Promise<{ key: Key; message: string }> {
+    ): Promise<{ key: Key; message: string; analyticsEventId: string }> {
       redeemLimits.byIp.hit(`redeem:${ip}`);
       redeemLimits.byUser.hit(`redeem:${userId}`);
       const token = normalizeUpgradeToken(input.token);
       const tokenHash = hashSecret(token);
       const { from, to } = UPGRADE_PATH_TIERS[input.path];
-      const key = await db.transaction(async (tx) => {
+      const { key, analyticsEventId } = await db.transaction(async (tx) => {
         const owned = await keys.requireOwnedKey(userId, input.licenseKey, tx);
         if (owned.tier !== from) throw badRequest(TOKEN_MESSAGES.invalidPath, 'invalid_upgrade_path');
         const spent = await repo.spendToken(tx, { tokenHash, path: input.path, userId, keyId: owned.id });
@@ -208,9 +210,18 @@ export function createUpgradesService({ db, keys, redeemLimits }: UpgradesServic
           tokenId: spent.id,
           paymentCompletedAt: new Date(),
         });
-        return upgraded;
+        const analyticsEventId = await analytics.recordTokenRedemption(tx, {
+          tokenId: spent.id,
+          userId,
+          licenseKey: owned.apiKey,
+          path: input.path,
+          fromTier: from,
+          toTier: to,
+        });
+        return { key: upgraded, analyticsEventId };
       });
-      return { key, message: tokenRedeemedMessage(input.path) };
+      analytics.deliverSoon();
+      return { key, message: tokenRedeemedMessage(input.path), analyticsEventId };
     },
 
     /**

@@ -15,7 +15,7 @@ interface TokenRedeemBoxProps {
   selected: UpgradeOption | null;
   expanded: boolean;
   onExpandedChange: (expanded: boolean) => void;
-  onRedeemed: () => void;
+  onRedeemed: (redeemed: { analytics_event_id?: string }) => void;
   onBusyChange: (busy: boolean) => void;
   disabled?: boolean;
 }
@@ -48,10 +48,10 @@ export function TokenRedeemBox({
     redeem.mutate(
       { path, upgradeKey, licenseKey: licenseKey.api_key },
       {
-        onSuccess: () => {
+        onSuccess: (redeemed) => {
           toast.success(tokenRedeemedMessage(path));
           setToken('');
-          onRedeemed();
+          onRedeemed(redeemed);
         },
         onError: (failure) =>
           setError(

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { KeyRound, PartyPopper } from 'lucide-react';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { EMPTY_BILLING_FORM, toBillingInput, validateBilling, type BillingForm } from '@keyport/shared/domain/billing';
 import { deriveStoreCard } from '@keyport/shared/domain/store-card';
@@ -23,6 +23,8 @@ import { UpgradeSuccess } from './upgrade-success';
 import { useOrderAmounts } from './use-order-amounts';
 import { useVatVerification } from './use-vat-verification';
 import { queryKeys } from '../../../lib/query-keys';
+import { ANALYTICS_EVENT_IDS, track } from '../../../lib/analytics';
+import { checkoutProperties, purchaseProperties, upgradeOptionProperties } from './upgrade-analytics';
 
 /** §8 "Upgrade flows". */
 export const UPGRADE_OPTIONS_FAILED = 'Failed to load upgrade options';
@@ -75,11 +77,25 @@ export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }:
   );
   const billingErrors = validateBilling(billing);
 
+  // Analytics (fire-and-forget, never awaited): Viewed Upgrade Options once the options are shown.
+  const viewed = useRef(false);
+  useEffect(() => {
+    if (viewed.current || !options.data || options.data.options.length === 0) return;
+    viewed.current = true;
+    track('Viewed Upgrade Options', {
+      license_key: options.data.key.api_key,
+      upgrade_from: tierFromFlags(options.data.key),
+      upgrade_options: options.data.options.map((option) => option.path),
+    });
+  }, [options.data]);
+
   // One payment at a time, even for a double click that lands before the button is disabled.
   const paying = useRef(false);
   async function pay() {
     if (!selected || paying.current) return;
     paying.current = true;
+    const checkout = checkoutProperties(current, selected, billing, amounts);
+    track('Started Upgrade Checkout', checkout, { value: checkout.total as number | undefined });
     setPayment({ status: 'processing' });
     setBusy(true);
     const outcome = await payForUpgrade({
@@ -97,6 +113,11 @@ export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }:
     }
     setPayment({ status: 'succeeded' });
     setCompleted(selected.path);
+    const purchase = purchaseProperties(checkout, outcome.order);
+    track('Completed Upgrade Purchase', purchase, {
+      uniqueId: ANALYTICS_EVENT_IDS.upgradeOrder(outcome.order.id),
+      value: purchase.total as number,
+    });
     // The card shows its new tier at once; the lists are fetched again behind it.
     const upgraded = outcome.key;
     if (upgraded) {
@@ -167,7 +188,11 @@ export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }:
                 <UpgradeOptionCards
                   options={list}
                   selected={selected?.path ?? null}
-                  onSelect={setChosen}
+                  onSelect={(path) => {
+                    setChosen(path);
+                    const option = list.find((candidate) => candidate.path === path);
+                    if (option) track('Selected Upgrade', upgradeOptionProperties(current, option));
+                  }}
                   disabled={busy}
                 />
               )}
@@ -178,7 +203,16 @@ export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }:
                 expanded={useToken}
                 onExpandedChange={setUseToken}
                 onBusyChange={setBusy}
-                onRedeemed={onClose}
+                onRedeemed={(redeemed) => {
+                  if (selected) {
+                    track(
+                      'Completed Upgrade Token Redemption',
+                      { ...upgradeOptionProperties(current, selected), payment_method: 'token', price: 0, total: 0 },
+                      redeemed.analytics_event_id ? { uniqueId: redeemed.analytics_event_id } : {},
+                    );
+                  }
+                  onClose();
+                }}
                 disabled={busy}
               />
             </div>
