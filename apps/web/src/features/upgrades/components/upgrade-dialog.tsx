@@ -17,6 +17,7 @@ import type { CardFieldChange } from '../payment/card-confirmer';
 import { payForUpgrade } from '../payment/pay-for-upgrade';
 import { OrderSummary } from './order-summary';
 import { PaymentColumn, type PaymentState } from './payment-column';
+import { PaypalSection } from './paypal-section';
 import { TokenRedeemBox } from './token-redeem-box';
 import { UpgradeOptionCards } from './upgrade-option-cards';
 import { UpgradeSuccess } from './upgrade-success';
@@ -31,6 +32,10 @@ export const ALL_SET = "You're all set!";
 
 interface UpgradeDialogProps {
   licenseKey: Key;
+  /** The upgrade to select first (the dashboard picker's choice). */
+  initialPath?: UpgradePath | null;
+  /** Called once a payment completed the upgrade (the dashboard picker says so and reloads its data). */
+  onPurchased?: () => void;
   onClose: () => void;
   onCloseAutoFocus?: (event: Event) => void;
 }
@@ -40,9 +45,15 @@ interface UpgradeDialogProps {
  * there is one), the order summary and the Use Token box. Right: billing and card, or one of the empty states. After
  * payment, the success screen.
  */
-export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }: UpgradeDialogProps) {
+export default function UpgradeDialog({
+  licenseKey,
+  initialPath = null,
+  onPurchased,
+  onClose,
+  onCloseAutoFocus,
+}: UpgradeDialogProps) {
   const options = useUpgradeOptions(licenseKey.api_key);
-  const [chosen, setChosen] = useState<UpgradePath | null>(null);
+  const [chosen, setChosen] = useState<UpgradePath | null>(initialPath);
   const [useToken, setUseToken] = useState(false);
   const [busy, setBusy] = useState(false);
   const [completed, setCompleted] = useState<UpgradePath | null>(null);
@@ -95,10 +106,15 @@ export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }:
       setPayment({ status: 'error', message: outcome.message });
       return;
     }
+    paid(selected.path, outcome.key);
+  }
+
+  /** A completed payment, by card or PayPal: the success screen, and the lists fetched again. */
+  function paid(path: UpgradePath, upgraded: Key | null) {
     setPayment({ status: 'succeeded' });
-    setCompleted(selected.path);
+    setCompleted(path);
+    onPurchased?.();
     // The card shows its new tier at once; the lists are fetched again behind it.
-    const upgraded = outcome.key;
     if (upgraded) {
       queryClient.setQueryData<Key[]>(queryKeys.keys, (keys) =>
         keys?.map((key) => (key.id === upgraded.id ? upgraded : key)),
@@ -198,6 +214,18 @@ export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }:
               totalCents={amounts?.totalCents ?? null}
               payment={payment}
               onPay={() => void pay()}
+              wallet={
+                selected ? (
+                  <PaypalSection
+                    option={selected}
+                    licenseKey={current}
+                    billing={billing}
+                    disabled={busy}
+                    onBusyChange={setBusy}
+                    onPaid={(outcome) => paid(selected.path, outcome.key)}
+                  />
+                ) : null
+              }
             />
           </div>
         )}
