@@ -9,6 +9,7 @@ import { UpdatesPanel } from '../../features/updates/components/updates-panel';
 import { usePublicConfig } from '../../lib/public-config';
 import { DashboardLayout } from '../dashboard-layout';
 import { UpgradeLicenseAction } from '../../features/upgrades/components/upgrade-license-action';
+import { usePaypalReturn } from '../../features/upgrades/components/use-paypal-return';
 import { KeyCardActions } from '../key-card-actions';
 
 /** /customer/my-keys: the keys dashboard with its side panels. `?q=` sets the initial search. */
@@ -17,6 +18,8 @@ export function MyKeysPage() {
   const openSettings = useOpenSettings();
   const config = usePublicConfig();
   const me = useMe();
+  // §2: paypalReturn / paypalCancel / token / orderId: the PayPal return, handled once, then removed.
+  usePaypalReturn();
 
   // §2: settings=invoices opens the settings dialog on the invoices tab, then the parameter is removed.
   useEffect(() => {
