@@ -3,12 +3,14 @@ import { isTeamMember } from '@keyport/shared/domain/roles';
 import { useSearchParams } from 'react-router';
 import { useMe } from '../../features/account/api/get-me';
 import { useOpenSettings } from '../../features/account/components/settings-dialog-context';
+import { useKeys } from '../../features/keys/api/get-keys';
 import { KeysBoard } from '../../features/keys/components/keys-board';
 import { QuickActionsPanel } from '../../features/quick-actions/components/quick-actions-panel';
 import { UpdatesPanel } from '../../features/updates/components/updates-panel';
 import { usePublicConfig } from '../../lib/public-config';
 import { DashboardLayout } from '../dashboard-layout';
 import { UpgradeLicenseAction } from '../../features/upgrades/components/upgrade-license-action';
+import { UpgradePicker } from '../../features/upgrades/components/upgrade-picker';
 import { usePaypalReturn } from '../../features/upgrades/components/use-paypal-return';
 import { KeyCardActions } from '../key-card-actions';
 
@@ -18,6 +20,7 @@ export function MyKeysPage() {
   const openSettings = useOpenSettings();
   const config = usePublicConfig();
   const me = useMe();
+  const keys = useKeys();
   // §2: paypalReturn / paypalCancel / token / orderId: the PayPal return, handled once, then removed.
   usePaypalReturn();
 
@@ -50,6 +53,12 @@ export function MyKeysPage() {
         links={config.data?.links}
         renderActions={(card, key) => <KeyCardActions card={card} licenseKey={key} />}
         renderUpgrade={(_card, key) => <UpgradeLicenseAction licenseKey={key} />}
+        headerActions={
+          // Not in the "No Keys Found" state; while the keys load or when they failed, the picker says so itself.
+          keys.isSuccess && keys.data.length === 0 ? null : (
+            <UpgradePicker keys={{ data: keys.data, isPending: keys.isPending, isError: keys.isError }} />
+          )
+        }
       />
     </DashboardLayout>
   );

@@ -1,0 +1,60 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Sparkles } from 'lucide-react';
+import { lazy, Suspense, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import type { Key } from '@keyport/shared/contracts/keys';
+import type { UpgradePath } from '@keyport/shared/domain/upgrade-paths';
+import { Button } from '../../../components/ui/button';
+import { PICKER_MESSAGES } from '../picker/pick-upgrade-key';
+import type { PickerKeys } from './upgrade-picker-dialog';
+
+// Both dialogs load when first opened: the dashboard's initial bundle keeps only this button.
+const UpgradePickerDialog = lazy(() => import('./upgrade-picker-dialog'));
+const UpgradeDialog = lazy(() => import('./upgrade-dialog'));
+
+/**
+ * The dashboard's entry to the paid upgrade picker (§2 dialog 3), beside "Add New Key" at every width (the Quick
+ * Actions panel is hidden below xl). After a purchase: 'Upgrade completed', and the dashboard reloads its data.
+ */
+export function UpgradePicker({ keys }: { keys: PickerKeys }) {
+  const [stage, setStage] = useState<{ kind: 'picker' } | { kind: 'license'; key: Key; path: UpgradePath } | null>(
+    null,
+  );
+  const button = useRef<HTMLButtonElement>(null);
+  const queryClient = useQueryClient();
+
+  return (
+    <>
+      <Button ref={button} variant="secondary" onClick={() => setStage({ kind: 'picker' })}>
+        <Sparkles aria-hidden="true" className="size-4" />
+        Upgrade a License
+      </Button>
+      {stage?.kind === 'picker' ? (
+        <Suspense fallback={null}>
+          <UpgradePickerDialog
+            keys={keys}
+            onPicked={(key, path) => setStage({ kind: 'license', key, path })}
+            onClose={() => setStage(null)}
+          />
+        </Suspense>
+      ) : null}
+      {stage?.kind === 'license' ? (
+        <Suspense fallback={null}>
+          <UpgradeDialog
+            licenseKey={stage.key}
+            initialPath={stage.path}
+            onPurchased={() => {
+              toast.success(PICKER_MESSAGES.completed);
+              void queryClient.invalidateQueries();
+            }}
+            onClose={() => setStage(null)}
+            onCloseAutoFocus={(event) => {
+              event.preventDefault();
+              button.current?.focus();
+            }}
+          />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}
