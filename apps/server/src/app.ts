@@ -81,9 +81,20 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     });
     return { statusCode: response.statusCode };
   };
+  // The sandbox wallet's events likewise, through PayPal's webhook route.
+  const deliverWalletWebhook = async (rawBody: string, headers: Record<string, string>) => {
+    const response = await app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload: rawBody });
+    return { statusCode: response.statusCode };
+  };
   app.decorate(
     'services',
-    createServices(config, options.db, app.log, { signer, listeningPort, deliverWebhook }, options.adapters),
+    createServices(
+      config,
+      options.db,
+      app.log,
+      { signer, listeningPort, deliverWebhook, deliverWalletWebhook },
+      options.adapters,
+    ),
   );
   app.decorateRequest('user', null);
 
@@ -185,6 +196,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   // A sandbox event still on its way would find the database closed.
   app.addHook('onClose', async () => {
     await app.services.sandboxPayments?.idle();
+    await app.services.sandboxWallet?.idle();
   });
   app.addHook('onReady', async () => {
     await app.services.ensureCatalogue();

@@ -57,6 +57,14 @@ const EnvSchema = z.object({
     .optional(),
   /** Another Stripe API address (stripe-mock, a local fake): http(s)://host:port. */
   STRIPE_API_BASE: z.url().optional(),
+  /** PayPal (Orders v2): with a client id, PayPal itself; unset: the offline sandbox wallet (the portal's own page). */
+  PAYPAL_CLIENT_ID: z.string().trim().min(1).optional(),
+  PAYPAL_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  PAYPAL_WEBHOOK_ID: z.string().trim().min(1).optional(),
+  /** PayPal's own two environments (api-m.sandbox.paypal.com or api-m.paypal.com). */
+  PAYPAL_ENV: z.enum(['sandbox', 'live']).default('sandbox'),
+  /** Another PayPal API address (a local fake): http(s)://host:port. */
+  PAYPAL_API_BASE: z.url().optional(),
   VIES_ADAPTER: z.enum(['sandbox', 'vies']).default('sandbox'),
   VIES_API_URL: z.url().default('https://ec.europa.eu/taxation_customs/vies/rest-api'),
   VIES_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(8000),
@@ -123,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     storage: storageConfig(e, dataDir),
     payments: paymentsConfig(e),
+    wallet: walletConfig(e),
     vies:
       e.VIES_ADAPTER === 'vies'
         ? ({ kind: 'vies', baseUrl: e.VIES_API_URL, timeoutMs: e.VIES_TIMEOUT_MS } as const)
@@ -195,6 +204,38 @@ function paymentsConfig(e: z.infer<typeof EnvSchema>) {
     publishableKey: e.STRIPE_PUBLISHABLE_KEY!,
     webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
     apiBase: e.STRIPE_API_BASE ?? null,
+  } as const;
+}
+
+/**
+ * The wallet: PayPal when PAYPAL_CLIENT_ID is set (then its secret and the webhook id are required: without the id no
+ * webhook could be verified), else the offline sandbox wallet.
+ */
+function walletConfig(e: z.infer<typeof EnvSchema>) {
+  if (!e.PAYPAL_CLIENT_ID) {
+    if (e.PAYPAL_CLIENT_SECRET || e.PAYPAL_WEBHOOK_ID) {
+      throw new ConfigError(
+        'Invalid configuration:\n  PAYPAL_CLIENT_ID: set it together with PAYPAL_CLIENT_SECRET and PAYPAL_WEBHOOK_ID, or none of them (sandbox wallet)',
+      );
+    }
+    return { kind: 'sandbox' } as const;
+  }
+  const missing = [
+    ['PAYPAL_CLIENT_SECRET', e.PAYPAL_CLIENT_SECRET],
+    ['PAYPAL_WEBHOOK_ID', e.PAYPAL_WEBHOOK_ID],
+  ].filter(([, value]) => !value);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n${missing.map(([name]) => `  ${name}: required when PAYPAL_CLIENT_ID is set`).join('\n')}`,
+    );
+  }
+  return {
+    kind: 'paypal',
+    clientId: e.PAYPAL_CLIENT_ID,
+    clientSecret: e.PAYPAL_CLIENT_SECRET!,
+    webhookId: e.PAYPAL_WEBHOOK_ID!,
+    environment: e.PAYPAL_ENV,
+    apiBase: e.PAYPAL_API_BASE ?? null,
   } as const;
 }
 

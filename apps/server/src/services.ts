@@ -21,6 +21,10 @@ import { createUpgradesService } from './modules/upgrades/upgrades.service';
 import { createPaymentProvider } from './integrations/payments/create-payment-provider';
 import type { SandboxPaymentProvider } from './integrations/payments/sandbox-adapter';
 import type { StripePaymentProvider } from './integrations/payments/stripe-adapter';
+import { createWalletProvider } from './integrations/wallet/create-wallet-provider';
+import type { PaypalWalletProvider } from './integrations/wallet/paypal-adapter';
+import type { SandboxWalletProvider } from './integrations/wallet/sandbox-adapter';
+import { createWalletService } from './modules/payments/wallet.service';
 import { createVatChecker } from './integrations/vies/create-vat-checker';
 import type { VatNumberChecker } from './integrations/vies/port';
 import { createDownloadLinks } from './modules/releases/download-link';
@@ -41,6 +45,7 @@ export interface Adapters {
   email?: EmailPort;
   storage?: StoragePort;
   payments?: StripePaymentProvider | SandboxPaymentProvider;
+  wallet?: PaypalWalletProvider | SandboxWalletProvider;
   vies?: VatNumberChecker;
 }
 
@@ -55,6 +60,8 @@ export interface Runtime {
    * same route and code that Stripe's events take).
    */
   deliverWebhook: (rawBody: string, signatureHeader: string) => Promise<{ statusCode: number }>;
+  /** The same for the sandbox wallet: its signed PayPal-shaped events to the PayPal webhook route. */
+  deliverWalletWebhook: (rawBody: string, headers: Record<string, string>) => Promise<{ statusCode: number }>;
 }
 
 export function createServices(
@@ -137,6 +144,16 @@ export function createServices(
     startLimit: limits.paymentStarts,
     log,
   });
+  const walletProvider =
+    adapters.wallet ?? createWalletProvider(config.wallet, { db, log, deliver: runtime.deliverWalletWebhook });
+  const wallet = createWalletService({
+    db,
+    wallet: walletProvider,
+    core: payments.core,
+    startLimit: limits.paymentStarts,
+    publicUrl,
+    log,
+  });
   // The §9 prices on first start; the sandbox has its own price ids, Stripe's are set by staff (PUT
   // /staff/upgrade-prices) — until then the dialog says 'No Price ID configured …'.
   const ensureCatalogue = () => upgrades.ensureCatalogue(paymentProvider.name === 'sandbox' ? SANDBOX_PRICE_IDS : {});
@@ -160,6 +177,11 @@ export function createServices(
     paymentProvider,
     /** The sandbox's confirmation step, present only while payments run in the sandbox. */
     sandboxPayments: paymentProvider.name === 'sandbox' ? paymentProvider : null,
+    /** PayPal (Orders v2) into the card path's orders and fulfilment. */
+    wallet,
+    walletProvider,
+    /** The sandbox wallet's approval page and refunds, present only while the wallet runs in the sandbox. */
+    sandboxWallet: walletProvider.name === 'paypal_sandbox' ? walletProvider : null,
     receipts: { render: (order: Parameters<typeof renderReceiptPdf>[0]) => renderReceiptPdf(order, seller) },
     /** Verifies a theme auth token: signed by us and still the key's current token. */
     themeTokens: { verify: connect.verify },

@@ -103,6 +103,7 @@ const FILE_SCHEMAS = {
   'application/pdf': z
     .string()
     .register(globalRegistry, { description: 'A PDF document', contentMediaType: 'application/pdf' }),
+  'text/html': z.string().register(globalRegistry, { description: 'An HTML page', contentMediaType: 'text/html' }),
 } as const;
 
 /** The success response as Fastify and the OpenAPI document see it: JSON, no content (204) or a file. */

@@ -21,7 +21,7 @@ export interface Contract {
   response?: $ZodType;
   status?: 200 | 201 | 202 | 204;
   /** A success answered with a file of this media type instead of JSON (streamed; `response` is absent). */
-  produces?: 'application/zip' | 'application/pdf';
+  produces?: 'application/zip' | 'application/pdf' | 'text/html';
   /**
    * A multipart/form-data body the handler reads itself (files are streamed, not validated as JSON): documented in
    * the OpenAPI document only.

@@ -93,3 +93,51 @@ export const capturePaypalOrder = defineContract({
   }),
   response: z.object({ order: OrderQuoteSchema, key: z.nullable(KeySchema) }),
 });
+
+/**
+ * PayPal's webhook (`PAYMENT.CAPTURE.COMPLETED`, `PAYMENT.CAPTURE.REFUNDED`), read as raw bytes: verified (PayPal's
+ * verify-webhook-signature call; the sandbox's own signature offline), deduplicated on the event id, and the order
+ * re-read from PayPal before anything is applied. A bad signature is a 400.
+ */
+export const paypalWebhook = defineContract({
+  operationId: 'paypalWebhook',
+  method: 'POST',
+  path: '/stripe/paypal/webhook',
+  summary: 'PayPal events (verified; deduplicated on the event id; the order is re-read)',
+  tags: ['paypal'],
+  access: 'public',
+  response: z.object({ received: z.literal(true), duplicate: z.boolean() }),
+});
+
+/** A sandbox wallet order id (17 upper-case letters and digits, like PayPal's). */
+const sandboxToken = z.string().check(z.trim(), z.regex(/^[A-Z0-9]{17}$/, 'Invalid order'));
+
+/**
+ * The sandbox wallet's approval page (only while the wallet runs in the sandbox): the portal's stand-in for PayPal's
+ * checkout page, reached through `approve_url`. Server-rendered HTML, no script.
+ */
+export const sandboxPaypalCheckout = defineContract({
+  operationId: 'sandboxPaypalCheckout',
+  method: 'GET',
+  path: '/sandbox/paypal/checkout',
+  summary: "The sandbox wallet's approval page: the amount, Approve and Cancel (sandbox only)",
+  tags: ['paypal'],
+  access: 'public',
+  produces: 'text/html',
+  query: z.object({ token: sandboxToken }),
+});
+
+/**
+ * The approval page's form (`application/x-www-form-urlencoded`): Approve marks the order APPROVED; both answer 303
+ * to the order's return or cancel URL with `token` (and `PayerID` on approval), exactly as PayPal's redirect does.
+ */
+export const sandboxPaypalDecide = defineContract({
+  operationId: 'sandboxPaypalDecide',
+  method: 'POST',
+  path: '/sandbox/paypal/checkout',
+  summary: 'Approve or cancel a sandbox wallet order, then return to the portal (sandbox only)',
+  tags: ['paypal'],
+  access: 'public',
+  produces: 'text/html',
+  body: z.object({ token: sandboxToken, action: z.enum(['approve', 'cancel']) }),
+});

@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import * as contracts from '@keyport/shared/contracts/payments';
+import * as paypal from '@keyport/shared/contracts/paypal';
 import { luhnValid, normalizeCardNumber, sandboxCardOutcome } from '@keyport/shared/domain/card-payment';
 import { AppError, notFound } from '../../http/errors';
 import { registerRoute } from '../../http/route';
+import { approvalPage, sandboxRedirect } from './wallet-sandbox-page';
 
 export const CARD_NUMBER_INVALID = 'Your card number is invalid.';
 
 /** §7 card payments: config, payment intents and their sync, the webhook, the sandbox's confirmation, receipts. */
 export async function paymentsRoutes(app: FastifyInstance) {
-  const { payments, sandboxPayments, receipts } = app.services;
+  const { payments, sandboxPayments, receipts, wallet, sandboxWallet } = app.services;
 
   registerRoute(app, contracts.getStripeConfig, async (_input, _request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -51,6 +53,68 @@ export async function paymentsRoutes(app: FastifyInstance) {
       await sandboxPayments.confirmPayment(body.payment_intent_id, outcome);
       if (outcome.outcome === 'declined') throw new AppError(402, outcome.message, outcome.code);
       return { status: 'succeeded' as const };
+    });
+  }
+
+  // §7 PayPal (Orders v2): a second way into the same orders and fulfilment (wallet.service).
+  registerRoute(app, paypal.getPaypalConfig, async (_input, _request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return wallet.config();
+  });
+
+  registerRoute(app, paypal.createPaypalOrder, async ({ user, body }) => {
+    const created = await wallet.createOrder(user.id, body);
+    return {
+      order: { id: created.walletOrder.ref },
+      approve_url: created.approveUrl,
+      quote: payments.toQuote(created.order),
+    };
+  });
+
+  registerRoute(app, paypal.capturePaypalOrder, async ({ user, body }) => {
+    const captured = await wallet.captureOrder(user.id, body.order_id);
+    return { order: payments.toQuote(captured.order), key: captured.key };
+  });
+
+  // PayPal's webhook, on its raw bytes (PayPal verifies the event as sent): a parser scoped to this route only.
+  await app.register(async (webhook) => {
+    webhook.removeAllContentTypeParsers();
+    webhook.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    registerRoute(webhook, paypal.paypalWebhook, async (_input, request) => {
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const { duplicate } = await wallet.handleWebhook(request.headers, raw);
+      return { received: true as const, duplicate };
+    });
+  });
+
+  // Only while the wallet runs in the sandbox: the portal's own stand-in for PayPal's approval page (a plain HTML
+  // form, no script, within the app's CSP), which returns to the dashboard exactly as PayPal's redirect does.
+  if (sandboxWallet) {
+    registerRoute(app, paypal.sandboxPaypalCheckout, async ({ query }, _request, reply) => {
+      const checkout = await sandboxWallet.checkout(query.token);
+      if (!checkout) throw notFound('This PayPal order does not exist.', 'order_not_found');
+      reply.code(200).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store');
+      return Buffer.from(approvalPage(checkout));
+    });
+    await app.register(async (form) => {
+      form.removeAllContentTypeParsers();
+      form.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: 4096 },
+        (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+      );
+      registerRoute(form, paypal.sandboxPaypalDecide, async ({ body }, _request, reply) => {
+        const checkout = await sandboxWallet.checkout(body.token);
+        if (!checkout) throw notFound('This PayPal order does not exist.', 'order_not_found');
+        if (body.action === 'approve') await sandboxWallet.approve(body.token);
+        const location = sandboxRedirect(body.action, checkout, body.token);
+        reply
+          .code(303)
+          .header('location', location)
+          .header('content-type', 'text/html; charset=utf-8')
+          .header('cache-control', 'no-store');
+        return Buffer.from(`<!doctype html><title>Redirecting</title><a href="${location}">Continue</a>`);
+      });
     });
   }
 

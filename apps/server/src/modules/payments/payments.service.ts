@@ -126,7 +126,11 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return { key, path, price, snapshot, verified, vat };
   }
 
-  function orderValues(userId: number, quote: Awaited<ReturnType<typeof quoteFor>>): repo.NewOrder {
+  function orderValues(
+    userId: number,
+    quote: Awaited<ReturnType<typeof quoteFor>>,
+    providerName: string = provider.name,
+  ): repo.NewOrder {
     const { key, path, price, snapshot, verified, vat } = quote;
     return {
       userId,
@@ -144,16 +148,21 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       reverseCharge: vat.reverseCharge,
       billing: snapshot,
       ...vatEvidence(vat.reverseCharge ? verified : null),
-      provider: provider.name,
+      provider: providerName,
     };
   }
 
   /**
    * Settles a payment as the provider reports it, inside `tx`: a success completes its order once and applies the
    * upgrade; a decline is recorded; anything that does not match the order is flagged for a person, never applied.
+   * `providerName` is whoever took the money: the card provider, or the wallet (PayPal) with its order as `payment`.
    */
-  async function settle(payment: ProviderPayment, tx: DbOrTx): Promise<Settlement | null> {
-    const order = await repo.findOrderByPayment(tx, provider.name, payment.ref);
+  async function settle(
+    payment: ProviderPayment,
+    tx: DbOrTx,
+    providerName: string = provider.name,
+  ): Promise<Settlement | null> {
+    const order = await repo.findOrderByPayment(tx, providerName, payment.ref);
     if (!order) {
       log.warn({ paymentRef: payment.ref }, 'a payment without an order');
       return null;
@@ -188,8 +197,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   }
 
   /** A full refund: the order becomes refunded and the tier goes back when nothing changed since. */
-  async function refund(payment: ProviderPayment, tx: DbOrTx): Promise<void> {
-    const order = await repo.findOrderByPayment(tx, provider.name, payment.ref);
+  async function refund(payment: ProviderPayment, tx: DbOrTx, providerName: string = provider.name): Promise<void> {
+    const order = await repo.findOrderByPayment(tx, providerName, payment.ref);
     if (!order) return;
     if (payment.refundedCents < order.totalAmountCents) {
       log.info({ orderId: order.id, refundedCents: payment.refundedCents }, 'partial refund: the upgrade stays');
@@ -205,21 +214,44 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   }
 
   /** Applies a payment as re-read from the provider, for an event or a sync, in one transaction; emails after. */
-  async function process(kind: ProviderEvent['kind'], payment: ProviderPayment, event?: ProviderEvent) {
+  async function process(
+    kind: ProviderEvent['kind'],
+    payment: ProviderPayment,
+    event?: Pick<ProviderEvent, 'id' | 'type'>,
+    providerName: string = provider.name,
+  ) {
     const result = await db.transaction(async (tx) => {
-      if (event && !(await repo.recordEvent(tx, provider.name, event.id, event.type))) return 'duplicate' as const;
+      if (event && !(await repo.recordEvent(tx, providerName, event.id, event.type))) return 'duplicate' as const;
       if (kind === 'refunded') {
-        await refund(payment, tx);
+        await refund(payment, tx, providerName);
         return null;
       }
-      return settle(payment, tx);
+      return settle(payment, tx, providerName);
     });
     void outbox.flush();
     return result;
   }
 
+  /**
+   * The key's pending order for `wanted`: the open one when it is the same quote (same provider too), else a new one —
+   * a different pending order is superseded first (and its card payment canceled). Null when another request for the
+   * key inserted its order first (the partial unique index decides).
+   */
+  async function openOrder(wanted: repo.NewOrder): Promise<repo.OrderRow | null> {
+    let order = await repo.findPendingOrder(db, wanted.licenseKeyId);
+    if (order && !isSameOrder(order, wanted)) {
+      await repo.supersedeOrder(db, order.id);
+      if (order.providerPaymentId && order.provider === provider.name) void cancelQuietly(order.providerPaymentId);
+      order = null;
+    }
+    return order ?? (await repo.insertPendingOrder(db, wanted));
+  }
+
   return {
     publishableKey: () => provider.publishableKey,
+
+    /** What the wallet (modules/payments/wallet.service) shares with the card path: one quote, order and fulfilment. */
+    core: { quoteFor, orderValues, openOrder, process, currentKey },
 
     /**
      * §7 POST /stripe/payment-intents: the pending order of the key and its payment. The same quote (path, amounts,
@@ -233,13 +265,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       const quote = await quoteFor(userId, input);
       const wanted = orderValues(userId, quote);
       for (let attempt = 0; attempt < 3; attempt++) {
-        let order = await repo.findPendingOrder(db, quote.key.id);
-        if (order && !isSameOrder(order, wanted)) {
-          await repo.supersedeOrder(db, order.id);
-          if (order.providerPaymentId) void cancelQuietly(order.providerPaymentId);
-          order = null;
-        }
-        order ??= await repo.insertPendingOrder(db, wanted);
+        const order = await openOrder(wanted);
         if (!order) continue; // another start for this key inserted its order first: use that one
         const payment = await ensurePayment(order);
         if (!payment) {
@@ -330,6 +356,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   }
 }
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
+export type PaymentCore = PaymentsService['core'];
 
 /** The billing details as the order keeps them: trimmed, optional parts null. */
 function billingSnapshot(input: BillingInput): BillingSnapshot {

@@ -246,7 +246,7 @@ export function createUpgradesService({ db, keys, redeemLimits }: UpgradesServic
         path: order.path,
         fromTier: order.fromTier,
         toTier: order.toTier,
-        source: order.provider === 'paypal' ? 'paypal' : 'card',
+        source: order.provider.startsWith('paypal') ? 'paypal' : 'card',
         orderId: order.id,
         amountPaidCents: order.totalAmountCents,
         subtotalCents: order.baseAmountCents,

@@ -1,0 +1,22 @@
+CREATE TABLE "sandbox_paypal_orders" (
+	"id" text PRIMARY KEY NOT NULL,
+	"request_id" text NOT NULL,
+	"status" text DEFAULT 'CREATED' NOT NULL,
+	"amount_cents" integer NOT NULL,
+	"currency" text NOT NULL,
+	"description" text NOT NULL,
+	"custom_id" text NOT NULL,
+	"invoice_id" text NOT NULL,
+	"return_url" text NOT NULL,
+	"cancel_url" text NOT NULL,
+	"capture_id" text,
+	"capture_status" text,
+	"captured_cents" integer DEFAULT 0 NOT NULL,
+	"refunded_cents" integer DEFAULT 0 NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "sandbox_paypal_orders_request_id_unique" UNIQUE("request_id"),
+	CONSTRAINT "sandbox_paypal_orders_capture_id_unique" UNIQUE("capture_id"),
+	CONSTRAINT "sandbox_paypal_orders_status" CHECK ("sandbox_paypal_orders"."status" in ('CREATED', 'APPROVED', 'VOIDED', 'COMPLETED')),
+	CONSTRAINT "sandbox_paypal_orders_amounts" CHECK ("sandbox_paypal_orders"."amount_cents" > 0 and "sandbox_paypal_orders"."refunded_cents" between 0 and "sandbox_paypal_orders"."captured_cents")
+);

@@ -1,0 +1,167 @@
+/**
+ * The wallet (PayPal Orders v2), as Keyport sees it (house style: a narrow port, Keyport's own types). Adapters:
+ * `paypal` (`@paypal/paypal-server-sdk`: Orders v2, intent CAPTURE, USD) and `paypal_sandbox` (the offline default:
+ * stand-in orders in its own table, approved on the portal's own approval page, events signed by the sandbox and
+ * delivered to the same webhook route). An adapter never touches Keyport's tables of orders or keys.
+ */
+
+/** Where an order stands at PayPal (Orders v2 `status`). */
+export type WalletOrderStatus = 'CREATED' | 'SAVED' | 'APPROVED' | 'VOIDED' | 'COMPLETED' | 'PAYER_ACTION_REQUIRED';
+
+/** Where the order's capture stands (Orders v2 `purchase_units[0].payments.captures[0].status`). */
+export type WalletCaptureStatus = 'COMPLETED' | 'DECLINED' | 'PARTIALLY_REFUNDED' | 'PENDING' | 'REFUNDED' | 'FAILED';
+
+/** An order as the wallet reports it: the source of truth capture and fulfilment re-read. */
+export interface WalletOrder {
+  /** PayPal's order id (the `token` of its return URL). */
+  ref: string;
+  status: WalletOrderStatus;
+  /** The order's amount in cents (PayPal speaks decimal strings; the adapters convert exactly). */
+  amountCents: number;
+  /** Upper-case ISO 4217 as PayPal writes it, e.g. 'USD'. */
+  currency: string;
+  /** What Keyport put on the order: its own order id. */
+  customId: string | null;
+  captureId: string | null;
+  captureStatus: WalletCaptureStatus | null;
+  /** The captured amount in cents (0 before a capture). */
+  capturedCents: number;
+  /** Cents refunded so far (completed refunds). */
+  refundedCents: number;
+  /** Where the payer approves the order (PayPal's `payer-action`/`approve` link; the portal's page in the sandbox). */
+  approveUrl: string | null;
+}
+
+export interface CreateWalletOrderInput {
+  amountCents: number;
+  currency: 'USD';
+  /** Shown to the payer at PayPal. */
+  description: string;
+  /** Keyport's order id: `custom_id` and `invoice_id` of the purchase unit. */
+  customId: string;
+  invoiceId: string;
+  /** PayPal appends `token=<order id>&PayerID=…` to these. */
+  returnUrl: string;
+  cancelUrl: string;
+  /** `PayPal-Request-Id`: the same id returns the same order (a retried request never creates a second one). */
+  requestId: string;
+}
+
+/** A verified webhook event, reduced to what fulfilment needs. */
+export interface WalletEvent {
+  /** PayPal's event id (`WH-…`): the dedupe key. */
+  id: string;
+  /** `PAYMENT.CAPTURE.COMPLETED` → 'capture_completed', `PAYMENT.CAPTURE.REFUNDED` → 'capture_refunded'. */
+  kind: 'capture_completed' | 'capture_refunded' | 'ignored';
+  type: string;
+  /** The PayPal order the capture belongs to (`supplementary_data.related_ids.order_id`), when the event says. */
+  orderRef: string | null;
+  captureId: string | null;
+  /** The resource's `custom_id` (Keyport's order id), the fallback when the event does not name the order. */
+  customId: string | null;
+}
+
+/** A webhook delivery that is not authentic (or not an event): answered 400. */
+export class WalletWebhookError extends Error {
+  override name = 'WalletWebhookError';
+}
+
+/** A failure of the wallet (network, 5xx, unexpected answer): the caller answers 502 and may retry. */
+export class WalletProviderError extends Error {
+  override name = 'WalletProviderError';
+}
+
+/**
+ * A capture PayPal refused for a reason the payer or the order state explains: `INSTRUMENT_DECLINED`,
+ * `PAYER_ACTION_REQUIRED`, `ORDER_NOT_APPROVED`, `TRANSACTION_REFUSED`, … (never `ORDER_ALREADY_CAPTURED`: the
+ * adapters treat that as success and return the order re-read).
+ */
+export class WalletCaptureError extends Error {
+  override name = 'WalletCaptureError';
+  constructor(
+    readonly issue: string,
+    message: string,
+  ) {
+    super(message);
+  }
+  /** The payer's money was refused (they may approve again with another funding source). */
+  get declined(): boolean {
+    return this.issue !== 'ORDER_NOT_APPROVED';
+  }
+}
+
+/** The PayPal transmission headers a webhook delivery carries (lower-case names, as Node gives them). */
+export type WebhookHeaders = Record<string, string | string[] | undefined>;
+
+export interface WalletProvider {
+  readonly name: 'paypal' | 'paypal_sandbox';
+  /** The client id the browser loads PayPal's Buttons with; null in the sandbox (its own approval page). */
+  readonly clientId: string | null;
+  createOrder(input: CreateWalletOrderInput): Promise<WalletOrder>;
+  /** The order as it is now; null when the wallet does not know the ref. */
+  getOrder(ref: string): Promise<WalletOrder | null>;
+  /**
+   * Captures an approved order with `PayPal-Request-Id` = requestId and returns it re-read. `ORDER_ALREADY_CAPTURED`
+   * is success (re-read and returned). A refusal throws WalletCaptureError; an outage WalletProviderError.
+   */
+  captureOrder(ref: string, requestId: string): Promise<WalletOrder>;
+  /** Verifies a delivery (headers and raw bytes); throws WalletWebhookError when it is not authentic. */
+  verifyWebhook(headers: WebhookHeaders, rawBody: Buffer): Promise<WalletEvent>;
+}
+
+/** '12.34' → 1234, exactly (no floating point); NaN for anything that is not a USD-style amount. */
+export function decimalToCents(value: string | undefined | null): number {
+  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(value ?? '');
+  if (!match) return Number.NaN;
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
+/** 1234 → '12.34'. */
+export function centsToDecimal(cents: number): string {
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+}
+
+const EVENT_KINDS: Record<string, WalletEvent['kind']> = {
+  'PAYMENT.CAPTURE.COMPLETED': 'capture_completed',
+  'PAYMENT.CAPTURE.REFUNDED': 'capture_refunded',
+};
+
+/** An authentic PayPal event body, reduced to a WalletEvent (both adapters use it). */
+export function toWalletEvent(body: unknown): WalletEvent {
+  if (!isRecord(body) || typeof body.id !== 'string' || !body.id || typeof body.event_type !== 'string') {
+    throw new WalletWebhookError('Webhook refused: the body is not an event');
+  }
+  const resource = isRecord(body.resource) ? body.resource : {};
+  const kind = EVENT_KINDS[body.event_type] ?? 'ignored';
+  const related =
+    isRecord(resource.supplementary_data) && isRecord(resource.supplementary_data.related_ids)
+      ? resource.supplementary_data.related_ids
+      : {};
+  const str = (value: unknown) => (typeof value === 'string' && value ? value : null);
+  // A refund's resource is the refund: its capture is the `up` link (…/v2/payments/captures/<id>).
+  const upLink = Array.isArray(resource.links)
+    ? resource.links.find((link): link is { href: string } => isRecord(link) && link.rel === 'up')
+    : undefined;
+  const captureId =
+    kind === 'capture_completed'
+      ? str(resource.id)
+      : (str(related.capture_id) ?? str(/\/captures\/([^/?]+)/.exec(upLink?.href ?? '')?.[1]));
+  return {
+    id: body.id,
+    kind,
+    type: body.event_type,
+    orderRef: str(related.order_id),
+    captureId,
+    customId: str(resource.custom_id),
+  };
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** One header's value (the first, when repeated). */
+export function headerValue(headers: WebhookHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

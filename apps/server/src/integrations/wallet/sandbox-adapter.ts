@@ -1,0 +1,346 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import { sandboxPaypalOrders } from '../../db/schema';
+import { redactSecrets } from '../payments/redact-secrets';
+import {
+  centsToDecimal,
+  type CreateWalletOrderInput,
+  headerValue,
+  toWalletEvent,
+  WalletCaptureError,
+  type WalletCaptureStatus,
+  type WalletOrder,
+  type WalletOrderStatus,
+  WalletProviderError,
+  type WalletProvider,
+  WalletWebhookError,
+  type WebhookHeaders,
+} from './port';
+
+/** How old a signed delivery may be (the card sandbox's tolerance too). */
+export const SANDBOX_WEBHOOK_TOLERANCE_SECONDS = 300;
+/** The PayerID the sandbox's approval page hands back, like PayPal's redirect does. */
+export const SANDBOX_PAYER_ID = 'SANDBOXPAYER';
+/** The portal's own approval page (served by modules/payments while the wallet runs in the sandbox). */
+export const SANDBOX_APPROVAL_PATH = '/sandbox/paypal/checkout';
+
+const SANDBOX_AUTH_ALGO = 'HMAC-SHA256';
+const DEFAULT_RETRY_DELAYS_MS = [250, 1000, 4000] as const;
+
+export interface SandboxWalletOptions {
+  db: Db;
+  /** Signs the sandbox's events and verifies them on the webhook route. */
+  webhookSecret: string;
+  /** Hands a signed event to the portal's webhook route (`POST /stripe/paypal/webhook`); a non-2xx is retried. */
+  deliver: (rawBody: string, headers: Record<string, string>) => Promise<{ statusCode: number }>;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  retryDelaysMs?: readonly number[];
+}
+
+export type SandboxApproval =
+  | { result: 'approved' | 'already'; order: WalletOrder; returnUrl: string; cancelUrl: string }
+  | { result: 'not_found' };
+
+export interface SandboxWalletProvider extends WalletProvider {
+  readonly name: 'paypal_sandbox';
+  /** The payer approves on the portal's page: CREATED → APPROVED (already approved or captured: unchanged). */
+  approve(ref: string): Promise<SandboxApproval>;
+  /** What the approval page shows, with the URLs it returns to. */
+  checkout(
+    ref: string,
+  ): Promise<{ order: WalletOrder; description: string; returnUrl: string; cancelUrl: string } | null>;
+  /** Refunds part or all of the capture, then sends `PAYMENT.CAPTURE.REFUNDED` to the webhook route. */
+  refundCapture(ref: string, cents: number): Promise<WalletOrder>;
+  /** Resolves when no event delivery is in flight (tests; a graceful shutdown). */
+  idle(): Promise<void>;
+}
+
+type Row = typeof sandboxPaypalOrders.$inferSelect;
+
+/**
+ * The offline stand-in for PayPal, and the default: orders live in `sandbox_paypal_orders` (its own table, the way
+ * PayPal keeps its own), ids look like PayPal's, the payer approves on the portal's own page, a capture behaves like
+ * PayPal's (only an APPROVED order; a second one is `ORDER_ALREADY_CAPTURED`, i.e. success), and every capture and
+ * refund is announced with a PayPal-shaped event, signed by the sandbox and delivered to the portal's own webhook
+ * route. So fulfilment runs the same code, with the same checks, as with PayPal.
+ */
+export function createSandboxWalletProvider(options: SandboxWalletOptions): SandboxWalletProvider {
+  const { db, webhookSecret, deliver, log } = options;
+  const retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const inFlight = new Set<Promise<void>>();
+
+  function emit(eventType: string, resourceType: string, summary: string, resource: Record<string, unknown>): void {
+    const event = {
+      id: `WH-SANDBOX-${randomId(20)}`,
+      event_version: '1.0',
+      create_time: new Date().toISOString(),
+      resource_type: resourceType,
+      resource_version: '2.0',
+      event_type: eventType,
+      summary,
+      resource,
+    };
+    const delivery = deliverWithRetries(event.id, eventType, JSON.stringify(event)).finally(() =>
+      inFlight.delete(delivery),
+    );
+    inFlight.add(delivery);
+  }
+
+  async function deliverWithRetries(eventId: string, type: string, body: string): Promise<void> {
+    for (let attempt = 1; attempt <= retryDelaysMs.length + 1; attempt++) {
+      let problem: string;
+      try {
+        const { statusCode } = await deliver(body, signSandboxWalletEvent(body, webhookSecret, new Date()));
+        if (statusCode >= 200 && statusCode < 300) {
+          if (attempt > 1) log.info({ eventId, type, attempt }, 'sandbox wallet event delivered after a retry');
+          return;
+        }
+        problem = `the webhook answered ${statusCode}`;
+      } catch (error) {
+        problem = error instanceof Error ? `${error.name}: ${redactSecrets(error.message)}` : 'delivery failed';
+      }
+      const delay = retryDelaysMs[attempt - 1];
+      if (delay === undefined) {
+        log.error({ eventId, type, attempts: attempt, problem }, 'sandbox wallet event not delivered; giving up');
+        return;
+      }
+      log.warn({ eventId, type, attempt, problem }, 'sandbox wallet event not delivered; retrying');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+
+  async function find(ref: string): Promise<Row | undefined> {
+    const [row] = await db.select().from(sandboxPaypalOrders).where(eq(sandboxPaypalOrders.id, ref));
+    return row;
+  }
+
+  return {
+    name: 'paypal_sandbox',
+    clientId: null,
+
+    async createOrder(input: CreateWalletOrderInput) {
+      if (!Number.isInteger(input.amountCents) || input.amountCents < 1) {
+        throw new WalletProviderError('The amount must be a positive number of cents');
+      }
+      // One conditional insert: the unique request id decides, never a read-then-write.
+      const [created] = await db
+        .insert(sandboxPaypalOrders)
+        .values({
+          id: randomId(17),
+          requestId: input.requestId,
+          status: 'CREATED',
+          amountCents: input.amountCents,
+          currency: input.currency,
+          description: input.description,
+          customId: input.customId,
+          invoiceId: input.invoiceId,
+          returnUrl: input.returnUrl,
+          cancelUrl: input.cancelUrl,
+        })
+        .onConflictDoNothing({ target: sandboxPaypalOrders.requestId })
+        .returning();
+      if (created) return toWalletOrder(created);
+      const [earlier] = await db
+        .select()
+        .from(sandboxPaypalOrders)
+        .where(eq(sandboxPaypalOrders.requestId, input.requestId));
+      if (!earlier) throw new WalletProviderError('The sandbox lost an idempotent order');
+      if (earlier.amountCents !== input.amountCents || earlier.customId !== input.customId) {
+        throw new WalletProviderError('A PayPal-Request-Id was reused with other parameters');
+      }
+      return toWalletOrder(earlier);
+    },
+
+    async getOrder(ref) {
+      const row = await find(ref);
+      return row ? toWalletOrder(row) : null;
+    },
+
+    async checkout(ref) {
+      const row = await find(ref);
+      return row
+        ? {
+            order: toWalletOrder(row),
+            description: row.description,
+            returnUrl: row.returnUrl,
+            cancelUrl: row.cancelUrl,
+          }
+        : null;
+    },
+
+    async approve(ref) {
+      const [row] = await db
+        .update(sandboxPaypalOrders)
+        .set({ status: 'APPROVED', updatedAt: new Date() })
+        .where(and(eq(sandboxPaypalOrders.id, ref), eq(sandboxPaypalOrders.status, 'CREATED')))
+        .returning();
+      const current = row ?? (await find(ref));
+      if (!current) return { result: 'not_found' };
+      return {
+        result: row ? 'approved' : 'already',
+        order: toWalletOrder(current),
+        returnUrl: current.returnUrl,
+        cancelUrl: current.cancelUrl,
+      };
+    },
+
+    async captureOrder(ref, _requestId) {
+      const captureId = randomId(17);
+      const [row] = await db
+        .update(sandboxPaypalOrders)
+        .set({
+          status: 'COMPLETED',
+          captureId,
+          captureStatus: 'COMPLETED',
+          capturedCents: sql`${sandboxPaypalOrders.amountCents}`,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(sandboxPaypalOrders.id, ref), eq(sandboxPaypalOrders.status, 'APPROVED')))
+        .returning();
+      if (row) {
+        // The update has committed (no transaction is open here): only now may the event leave.
+        emit(
+          'PAYMENT.CAPTURE.COMPLETED',
+          'capture',
+          `Payment completed for $ ${centsToDecimal(row.capturedCents)} USD`,
+          captureResource(row),
+        );
+        return toWalletOrder(row);
+      }
+      const current = await find(ref);
+      if (!current) throw new WalletProviderError(`No such order: ${ref}`);
+      // ORDER_ALREADY_CAPTURED: success, the order as it is now.
+      if (current.status === 'COMPLETED') return toWalletOrder(current);
+      throw new WalletCaptureError('ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.');
+    },
+
+    async refundCapture(ref, cents) {
+      if (!Number.isInteger(cents) || cents <= 0) throw new WalletProviderError('Refund amount must be positive');
+      const [row] = await db
+        .update(sandboxPaypalOrders)
+        .set({
+          refundedCents: sql`${sandboxPaypalOrders.refundedCents} + ${cents}`,
+          captureStatus: sql`case when ${sandboxPaypalOrders.refundedCents} + ${cents} >= ${sandboxPaypalOrders.capturedCents} then 'REFUNDED' else 'PARTIALLY_REFUNDED' end`,
+          updatedAt: new Date(),
+        })
+        .where(
+          and(
+            eq(sandboxPaypalOrders.id, ref),
+            eq(sandboxPaypalOrders.status, 'COMPLETED'),
+            sql`${sandboxPaypalOrders.refundedCents} + ${cents} <= ${sandboxPaypalOrders.capturedCents}`,
+          ),
+        )
+        .returning();
+      if (!row) {
+        const current = await find(ref);
+        throw new WalletProviderError(
+          !current
+            ? `No such order: ${ref}`
+            : current.status !== 'COMPLETED'
+              ? 'This order cannot be refunded: it was not captured'
+              : 'Refund amount is greater than what remains to refund',
+        );
+      }
+      emit('PAYMENT.CAPTURE.REFUNDED', 'refund', `A $ ${centsToDecimal(cents)} USD capture payment was refunded`, {
+        id: randomId(17),
+        status: 'COMPLETED',
+        amount: { currency_code: row.currency, value: centsToDecimal(cents) },
+        custom_id: row.customId,
+        invoice_id: row.invoiceId,
+        supplementary_data: { related_ids: { order_id: row.id, capture_id: row.captureId } },
+        links: [{ href: `/v2/payments/captures/${row.captureId}`, rel: 'up', method: 'GET' }],
+      });
+      return toWalletOrder(row);
+    },
+
+    async idle() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+
+    async verifyWebhook(headers, rawBody) {
+      return verifySandboxWalletEvent(headers, rawBody, webhookSecret);
+    },
+  };
+}
+
+/** The transmission headers the sandbox sends: PayPal's names, an HMAC instead of PayPal's certificate signature. */
+export function signSandboxWalletEvent(body: string, secret: string, at: Date): Record<string, string> {
+  const transmissionId = randomBytes(16).toString('hex');
+  const transmissionTime = at.toISOString();
+  return {
+    'content-type': 'application/json',
+    'paypal-auth-algo': SANDBOX_AUTH_ALGO,
+    'paypal-cert-url': 'sandbox',
+    'paypal-transmission-id': transmissionId,
+    'paypal-transmission-time': transmissionTime,
+    'paypal-transmission-sig': signature(transmissionId, transmissionTime, body, secret),
+  };
+}
+
+/** Verifies the sandbox's signature on the raw bytes, within the tolerance; throws WalletWebhookError otherwise. */
+export function verifySandboxWalletEvent(headers: WebhookHeaders, rawBody: Buffer, secret: string) {
+  const id = headerValue(headers, 'paypal-transmission-id');
+  const time = headerValue(headers, 'paypal-transmission-time');
+  const sig = headerValue(headers, 'paypal-transmission-sig');
+  if (!id || !time || !sig || headerValue(headers, 'paypal-auth-algo') !== SANDBOX_AUTH_ALGO) {
+    throw new WalletWebhookError('Missing PayPal transmission headers');
+  }
+  const sentAt = Date.parse(time);
+  if (!Number.isFinite(sentAt) || Math.abs(Date.now() - sentAt) > SANDBOX_WEBHOOK_TOLERANCE_SECONDS * 1000) {
+    throw new WalletWebhookError('Webhook refused: transmission time outside the tolerance');
+  }
+  const expected = Buffer.from(signature(id, time, rawBody, secret));
+  const given = Buffer.from(sig);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    throw new WalletWebhookError('Webhook refused: invalid signature');
+  }
+  let event: unknown;
+  try {
+    event = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new WalletWebhookError('Webhook refused: the body is not JSON');
+  }
+  return toWalletEvent(event);
+}
+
+/** HMAC-SHA256 over PayPal's signed string: `<transmission id>|<time>|<hash of the body>`. */
+function signature(id: string, time: string, body: string | Buffer, secret: string): string {
+  const digest = createHash('sha256').update(body).digest('hex');
+  return createHmac('sha256', secret).update(`${id}|${time}|${digest}`).digest('base64');
+}
+
+function toWalletOrder(row: Row): WalletOrder {
+  return {
+    ref: row.id,
+    status: row.status as WalletOrderStatus,
+    amountCents: row.amountCents,
+    currency: row.currency,
+    customId: row.customId,
+    captureId: row.captureId,
+    captureStatus: (row.captureStatus as WalletCaptureStatus | null) ?? null,
+    capturedCents: row.capturedCents,
+    refundedCents: row.refundedCents,
+    approveUrl: row.status === 'CREATED' ? `${SANDBOX_APPROVAL_PATH}?token=${row.id}` : null,
+  };
+}
+
+function captureResource(row: Row): Record<string, unknown> {
+  return {
+    id: row.captureId,
+    status: row.captureStatus,
+    amount: { currency_code: row.currency, value: centsToDecimal(row.capturedCents) },
+    final_capture: true,
+    custom_id: row.customId,
+    invoice_id: row.invoiceId,
+    supplementary_data: { related_ids: { order_id: row.id } },
+    create_time: row.updatedAt.toISOString(),
+  };
+}
+
+/** PayPal-style ids: 17 upper-case letters and digits. */
+function randomId(length: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+  return Array.from(randomBytes(length), (byte) => alphabet[byte % alphabet.length]).join('');
+}

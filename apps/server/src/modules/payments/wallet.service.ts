@@ -1,0 +1,305 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Key } from '@keyport/shared/contracts/keys';
+import type { BillingInput } from '@keyport/shared/contracts/payments';
+import type { Tier } from '@keyport/shared/domain/tiers';
+import { upgradePathLabel } from '@keyport/shared/domain/upgrade-paths';
+import type { Db } from '../../db/client';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors';
+import type { RateLimiter } from '../../http/rate-limit';
+import type { ProviderPayment } from '../../integrations/payments/port';
+import {
+  WalletCaptureError,
+  type WalletOrder,
+  WalletProviderError,
+  type WalletProvider,
+  WalletWebhookError,
+  type WebhookHeaders,
+} from '../../integrations/wallet/port';
+import { INVALID_SIGNATURE, type PaymentCore, type StartPaymentInput } from './payments.service';
+import * as repo from './payments.repo';
+
+/** §8 wallet texts (shown by the browser in a yellow line; tests assert them). */
+export const WALLET_MESSAGES = {
+  noPrice: 'No price configured',
+  createFailed: 'Failed to create order',
+  captureFailed: 'Capture failed',
+} as const;
+export const WALLET_ORDER_NOT_FOUND = 'Order not found.';
+export const COUNTRY_MISMATCH = 'Choose your country';
+
+/** Where PayPal sends the payer back (it appends `token=<order id>&PayerID=…`; a cancel appends `token`). */
+export const WALLET_RETURN_PATH = '/customer/my-keys?paypalReturn=true';
+export const WALLET_CANCEL_PATH = '/customer/my-keys?paypalCancel=true';
+
+export interface WalletServiceDeps {
+  db: Db;
+  wallet: WalletProvider;
+  /** The card path's quote, order and fulfilment (payments.service): PayPal is a second way into it. */
+  core: PaymentCore;
+  /** Shared with card payment starts (each may create an order at a provider). */
+  startLimit: RateLimiter;
+  /** The portal's absolute origin, for PayPal's return and cancel URLs. */
+  publicUrl: () => string;
+  log: FastifyBaseLogger;
+}
+
+/** §7 POST /stripe/paypal/create-order, parsed: the spec's flat fields. */
+export interface CreateWalletOrderBody {
+  price_id: string;
+  theme_type: Tier;
+  key: string;
+  country_code: string;
+  vat_id?: string | null;
+  customer_name: string;
+  customer_email: string;
+  company_name?: string | null;
+  is_business?: boolean;
+  billing_address: {
+    line1: string;
+    line2?: string | null;
+    city: string;
+    state?: string | null;
+    postal_code: string;
+    country: string;
+  };
+}
+
+/**
+ * PayPal (Orders v2) as a second way into the card path: the same quote (ownership, path, price, VAT, billing), the
+ * same `upgrade_orders` row (provider 'paypal' or 'paypal_sandbox', provider_payment_id = PayPal's order id), the same
+ * `settle`/`refund` in one short transaction. Every network call to the wallet runs outside any transaction.
+ */
+export function createWalletService(deps: WalletServiceDeps) {
+  const { db, wallet, core, log } = deps;
+
+  /** Calls the wallet; an outage becomes a 502 with the given text (nothing was written). */
+  async function atWallet<T>(call: () => Promise<T>, message: string): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof WalletProviderError) {
+        log.warn({ err: error }, 'wallet call failed');
+        throw new AppError(502, message, 'provider_unavailable');
+      }
+      throw error;
+    }
+  }
+
+  /** Applies the order as re-read from the wallet: the card path's `process` (settle or refund, deduplicated). */
+  function apply(kind: 'payment_succeeded' | 'refunded', order: WalletOrder, event?: { id: string; type: string }) {
+    return core.process(kind, asPayment(order), event, wallet.name);
+  }
+
+  return {
+    config: () => ({
+      mode: wallet.name === 'paypal' ? ('paypal' as const) : ('sandbox' as const),
+      clientId: wallet.clientId,
+    }),
+
+    /**
+     * §7 create-order: the pending order of the key (reused for the same quote, superseded for another) and its
+     * PayPal order, created once per order (`PayPal-Request-Id` derived from our order id) with the order's total.
+     */
+    async createOrder(
+      userId: number,
+      body: CreateWalletOrderBody,
+    ): Promise<{ order: repo.OrderRow; walletOrder: WalletOrder; approveUrl: string }> {
+      deps.startLimit.hit(`payment-start:${userId}`);
+      if (body.billing_address.country !== body.country_code) throw badRequest(COUNTRY_MISMATCH, 'country_mismatch');
+      let quote: Awaited<ReturnType<PaymentCore['quoteFor']>>;
+      try {
+        quote = await core.quoteFor(userId, toStartInput(body));
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'no_price_id')
+          throw badRequest(WALLET_MESSAGES.noPrice, 'no_price_id');
+        throw error;
+      }
+      const wanted = core.orderValues(userId, quote, wallet.name);
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const order = await core.openOrder(wanted);
+        if (!order) continue; // another request for this key inserted its order first: use that one
+        const walletOrder = order.providerPaymentId
+          ? await atWallet(() => wallet.getOrder(order.providerPaymentId!), WALLET_MESSAGES.createFailed)
+          : await atWallet(
+              () =>
+                wallet.createOrder({
+                  amountCents: order.totalAmountCents,
+                  currency: 'USD',
+                  description: `Keyport upgrade ${upgradePathLabel(order.path)} (order ${order.id})`,
+                  customId: String(order.id),
+                  invoiceId: `keyport-order-${order.id}`,
+                  returnUrl: `${deps.publicUrl()}${WALLET_RETURN_PATH}`,
+                  cancelUrl: `${deps.publicUrl()}${WALLET_CANCEL_PATH}`,
+                  requestId: `keyport-order-${order.id}`,
+                }),
+              WALLET_MESSAGES.createFailed,
+            );
+        if (!walletOrder || walletOrder.status === 'VOIDED') {
+          // PayPal no longer has it (expired or voided): this order cannot be paid any more.
+          await repo.supersedeOrder(db, order.id);
+          continue;
+        }
+        // Concurrent requests for one order get the same PayPal order (same request id): the first attach wins.
+        if (!order.providerPaymentId) await repo.attachPayment(db, order.id, wallet.name, walletOrder.ref);
+        if (walletOrder.status === 'COMPLETED') {
+          // Captured already (its webhook may still be on the way): settle it rather than take a second payment.
+          await apply('payment_succeeded', walletOrder);
+          throw conflict('This upgrade is already paid.', 'already_paid');
+        }
+        const current = (await repo.findOrder(db, order.id)) ?? order;
+        return {
+          order: current,
+          walletOrder,
+          // Approved already (the person came back another way): straight to the return, which captures.
+          approveUrl: walletOrder.approveUrl ?? `${WALLET_RETURN_PATH}&token=${encodeURIComponent(walletOrder.ref)}`,
+        };
+      }
+      throw conflict('Another payment for this license is starting. Please try again.', 'payment_in_progress');
+    },
+
+    /**
+     * §7 capture-order: the caller's order only. The order is read from PayPal and compared with ours before any money
+     * moves (a mismatch is flagged for a person and refused), captured with a request id derived from the order,
+     * re-read, and settled by the card path's code. Idempotent: a reload, another tab or the webhook find it settled.
+     */
+    async captureOrder(userId: number, orderRef: string): Promise<{ order: repo.OrderRow; key: Key | null }> {
+      const order = await repo.findOrderByPayment(db, wallet.name, orderRef);
+      if (!order || order.userId !== userId) throw notFound(WALLET_ORDER_NOT_FOUND, 'order_not_found');
+      if (order.status === 'review') throw captureFailed(409, 'amount_mismatch');
+      if (order.status !== 'pending' && order.status !== 'superseded') {
+        // Settled before (another capture, the webhook): the same answer again, nothing changes.
+        return { order, key: await core.currentKey(userId, order.licenseKey) };
+      }
+      const before = await atWallet(() => wallet.getOrder(orderRef), WALLET_MESSAGES.captureFailed);
+      if (!before) throw notFound(WALLET_ORDER_NOT_FOUND, 'order_not_found');
+      const mismatch = differences(before, order);
+      if (mismatch) {
+        // No money moves for an order that is not ours as we priced it.
+        const flagged = await repo.flagOrder(db, order.id, 'review', mismatch, ['pending', 'superseded']);
+        if (flagged) log.error({ orderId: order.id, walletOrder: orderRef }, 'wallet order does not match its order');
+        throw captureFailed(409, 'amount_mismatch');
+      }
+      if (order.status === 'superseded' && before.status !== 'COMPLETED') {
+        // Replaced by a newer attempt for the key: never take money for the old one.
+        throw captureFailed(409, 'order_superseded');
+      }
+      let captured: WalletOrder;
+      try {
+        captured = await wallet.captureOrder(orderRef, `keyport-capture-${order.id}`);
+      } catch (error) {
+        if (error instanceof WalletCaptureError) {
+          await repo.recordPaymentError(db, order.id, error.message);
+          throw error.declined ? captureFailed(402, 'capture_declined') : captureFailed(409, 'order_not_approved');
+        }
+        if (error instanceof WalletProviderError) {
+          log.warn({ err: error }, 'wallet capture failed');
+          throw captureFailed(502, 'provider_unavailable');
+        }
+        throw error;
+      }
+      const settled = await apply('payment_succeeded', captured);
+      const current = (await repo.findOrder(db, order.id)) ?? order;
+      if (current.status === 'review') throw captureFailed(409, 'amount_mismatch');
+      const key = settled && settled !== 'duplicate' ? settled.key : null;
+      return { order: current, key: key ?? (await core.currentKey(userId, current.licenseKey)) };
+    },
+
+    /**
+     * §7 wallet webhook: verified, deduplicated on the event id, the order re-read from PayPal, then the card path's
+     * settle (`PAYMENT.CAPTURE.COMPLETED`) or refund (`PAYMENT.CAPTURE.REFUNDED`).
+     */
+    async handleWebhook(headers: WebhookHeaders, rawBody: Buffer): Promise<{ duplicate: boolean }> {
+      let event;
+      try {
+        event = await wallet.verifyWebhook(headers, rawBody);
+      } catch (error) {
+        if (error instanceof WalletWebhookError) throw badRequest(INVALID_SIGNATURE, 'invalid_signature');
+        if (error instanceof WalletProviderError) {
+          log.warn({ err: error }, 'could not verify a wallet webhook');
+          throw new AppError(502, 'The payment provider did not answer. Please try again.', 'provider_unavailable');
+        }
+        throw error;
+      }
+      if (event.kind === 'ignored') return { duplicate: false };
+      if (await repo.isEventProcessed(db, wallet.name, event.id)) return { duplicate: true };
+      let orderRef = event.orderRef;
+      if (!orderRef && event.customId && /^\d{1,10}$/.test(event.customId)) {
+        const ours = await repo.findOrder(db, Number(event.customId));
+        if (ours?.provider === wallet.name) orderRef = ours.providerPaymentId;
+      }
+      if (!orderRef) {
+        log.warn({ eventId: event.id, type: event.type }, 'wallet webhook without an order');
+        return { duplicate: false };
+      }
+      const current = await atWallet(() => wallet.getOrder(orderRef), 'The payment provider did not answer.');
+      if (!current) {
+        log.warn({ eventId: event.id, orderRef }, 'wallet webhook for an order the wallet does not know');
+        return { duplicate: false };
+      }
+      const kind = event.kind === 'capture_refunded' ? 'refunded' : 'payment_succeeded';
+      const result = await apply(kind, current, { id: event.id, type: event.type });
+      return { duplicate: result === 'duplicate' };
+    },
+  };
+}
+export type WalletService = ReturnType<typeof createWalletService>;
+
+function captureFailed(status: ConstructorParameters<typeof AppError>[0], code: string): AppError {
+  return new AppError(status, WALLET_MESSAGES.captureFailed, code);
+}
+
+/** Why the wallet's order is not the one we priced, or null when amount, currency and our order id all match. */
+function differences(walletOrder: WalletOrder, order: repo.OrderRow): string | null {
+  if (
+    walletOrder.amountCents === order.totalAmountCents &&
+    walletOrder.currency.toLowerCase() === order.currency &&
+    walletOrder.customId === String(order.id)
+  ) {
+    return null;
+  }
+  return `The PayPal order (${walletOrder.amountCents} ${walletOrder.currency}, order ${walletOrder.customId ?? '?'}) does not match order ${order.id} (${order.totalAmountCents} ${order.currency}).`;
+}
+
+/**
+ * A wallet order in the card path's terms: a completed capture is a succeeded payment of the captured amount, with
+ * our order id as its metadata (settle compares both with the order).
+ */
+function asPayment(order: WalletOrder): ProviderPayment {
+  const captured =
+    order.status === 'COMPLETED' &&
+    (order.captureStatus === 'COMPLETED' ||
+      order.captureStatus === 'REFUNDED' ||
+      order.captureStatus === 'PARTIALLY_REFUNDED');
+  return {
+    ref: order.ref,
+    status: captured ? 'succeeded' : order.captureStatus === 'PENDING' ? 'processing' : 'requires_payment',
+    amountCents: order.captureId ? order.capturedCents : order.amountCents,
+    currency: order.currency.toLowerCase(),
+    metadata: order.customId ? { order_id: order.customId } : {},
+    refundedCents: order.refundedCents,
+    clientSecret: '',
+    lastError:
+      order.captureStatus === 'DECLINED' || order.captureStatus === 'FAILED' ? 'The capture was declined.' : null,
+  };
+}
+
+/** The spec's flat body as the card path's billing input. */
+function toStartInput(body: CreateWalletOrderBody): StartPaymentInput {
+  const company = body.company_name?.trim() ? body.company_name.trim() : null;
+  const billing: BillingInput = {
+    name: body.customer_name,
+    email: body.customer_email,
+    address: {
+      line1: body.billing_address.line1,
+      line2: body.billing_address.line2 ?? null,
+      city: body.billing_address.city,
+      state: body.billing_address.state ?? null,
+      postal_code: body.billing_address.postal_code,
+      country: body.country_code,
+    },
+    is_business: body.is_business ?? company !== null,
+    company_name: company,
+    vat_id: body.vat_id ?? null,
+  };
+  return { price_id: body.price_id, theme_type: body.theme_type, key: body.key, billing };
+}
