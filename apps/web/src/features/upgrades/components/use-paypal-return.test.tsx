@@ -2,16 +2,20 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
-import { Toaster } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryKeys } from '../../../lib/query-keys';
 import { deferred, fakeApi, json, LITE_KEY, ORDER } from '../test/fake-api';
+
+// The toasts, recorded (sonner's store outlives a test; the calls are what the hook decides).
+const toast = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), info: vi.fn() }));
+vi.mock('sonner', () => ({ toast }));
 
 const PRO = { ...LITE_KEY, lite: false, pro: true };
 const COMPLETED = { order: { ...ORDER, to: 'PRO', status: 'completed' }, key: PRO };
 
 beforeEach(() => {
   sessionStorage.clear();
+  vi.clearAllMocks();
   vi.resetModules(); // each test is a fresh page load: the hook's module state starts empty
 });
 afterEach(() => {
@@ -40,7 +44,6 @@ async function loadPage(url: string) {
         <MemoryRouter initialEntries={[url]}>
           <Dashboard />
         </MemoryRouter>
-        <Toaster />
       </QueryClientProvider>
     </StrictMode>,
   );
@@ -48,6 +51,11 @@ async function loadPage(url: string) {
 }
 
 const location = () => screen.getByTestId('location');
+const COMPLETED_TEXT = 'Payment completed. Your license was upgraded.';
+const FAILED_TEXT = 'Failed to finalize PayPal payment. Please contact support if you were charged.';
+/** Every toast shown so far, as [kind, text]. */
+const toasts = () =>
+  (['success', 'error', 'info'] as const).flatMap((kind) => toast[kind].mock.calls.map((call) => [kind, call[0]]));
 
 describe('the dashboard’s PayPal return (§2 query parameters, §4 handled only once, §8 texts)', () => {
   it('captures once despite double effects, says so, removes the parameters and refreshes the keys', async () => {
@@ -55,7 +63,7 @@ describe('the dashboard’s PayPal return (§2 query parameters, §4 handled onl
     const { invalidate } = await loadPage(
       '/customer/my-keys?paypalReturn=true&token=5O190127TN364715T&PayerID=X&q=harbor',
     );
-    expect(await screen.findByText('Payment completed. Your license was upgraded.')).toBeInTheDocument();
+    await waitFor(() => expect(toasts()).toEqual([['success', COMPLETED_TEXT]]));
     expect(location()).toHaveTextContent(/^\/customer\/my-keys\?q=harbor$/);
     expect(api.callsTo('POST', '/stripe/paypal/capture-order')).toEqual([
       { method: 'POST', path: '/stripe/paypal/capture-order', body: { order_id: '5O190127TN364715T' } },
@@ -66,7 +74,7 @@ describe('the dashboard’s PayPal return (§2 query parameters, §4 handled onl
   it('accepts orderId as well as token', async () => {
     const api = fakeApi({ 'POST /stripe/paypal/capture-order': () => json(200, COMPLETED) });
     await loadPage('/customer/my-keys?paypalReturn=true&orderId=ORDER123');
-    expect(await screen.findByText('Payment completed. Your license was upgraded.')).toBeInTheDocument();
+    await waitFor(() => expect(toasts()).toEqual([['success', COMPLETED_TEXT]]));
     expect(api.calls[0]!.body).toEqual({ order_id: 'ORDER123' });
     expect(location()).toHaveTextContent(/^\/customer\/my-keys$/);
   });
@@ -74,7 +82,7 @@ describe('the dashboard’s PayPal return (§2 query parameters, §4 handled onl
   it('never captures twice from this tab: a reload of the return URL only refreshes the keys', async () => {
     const api = fakeApi({ 'POST /stripe/paypal/capture-order': () => json(200, COMPLETED) });
     await loadPage('/customer/my-keys?paypalReturn=true&token=5O190127TN364715T');
-    await screen.findByText('Payment completed. Your license was upgraded.');
+    await waitFor(() => expect(toasts()).toEqual([['success', COMPLETED_TEXT]]));
     cleanup();
     vi.resetModules(); // the reload: module state is gone, sessionStorage stays
 
@@ -82,7 +90,7 @@ describe('the dashboard’s PayPal return (§2 query parameters, §4 handled onl
     await waitFor(() => expect(location()).toHaveTextContent(/^\/customer\/my-keys$/));
     await waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.keys }));
     expect(api.callsTo('POST', '/stripe/paypal/capture-order')).toHaveLength(1);
-    expect(screen.queryByText('Payment completed. Your license was upgraded.')).toBeNull();
+    expect(toasts()).toEqual([['success', COMPLETED_TEXT]]); // the first load's, no second
   });
 
   it('a reload while the first capture is still on its way does not capture again', async () => {
@@ -105,27 +113,22 @@ describe('the dashboard’s PayPal return (§2 query parameters, §4 handled onl
   ])('%s: "Failed to finalize PayPal payment. Please contact support if you were charged."', async (_, answer) => {
     fakeApi({ 'POST /stripe/paypal/capture-order': answer });
     await loadPage('/customer/my-keys?paypalReturn=true&token=5O190127TN364715T');
-    expect(
-      await screen.findByText('Failed to finalize PayPal payment. Please contact support if you were charged.'),
-    ).toBeInTheDocument();
+    await waitFor(() => expect(toasts()).toEqual([['error', FAILED_TEXT]]));
     expect(location()).toHaveTextContent(/^\/customer\/my-keys$/);
   });
 
   it('a return without an order id cannot be captured: the failure text, no call', async () => {
     const api = fakeApi({});
     await loadPage('/customer/my-keys?paypalReturn=true');
-    expect(
-      await screen.findByText('Failed to finalize PayPal payment. Please contact support if you were charged.'),
-    ).toBeInTheDocument();
+    await waitFor(() => expect(toasts()).toEqual([['error', FAILED_TEXT]]));
     expect(api.calls).toHaveLength(0);
   });
 
   it('a cancel says "PayPal checkout was cancelled" once, captures nothing and removes the parameters', async () => {
     const api = fakeApi({});
     await loadPage('/customer/my-keys?paypalCancel=true&token=5O190127TN364715T');
-    expect(await screen.findByText('PayPal checkout was cancelled')).toBeInTheDocument();
     await waitFor(() => expect(location()).toHaveTextContent(/^\/customer\/my-keys$/));
-    expect(screen.getAllByText('PayPal checkout was cancelled')).toHaveLength(1);
+    expect(toasts()).toEqual([['info', 'PayPal checkout was cancelled']]);
     expect(api.calls).toHaveLength(0);
   });
 
@@ -134,5 +137,6 @@ describe('the dashboard’s PayPal return (§2 query parameters, §4 handled onl
     await loadPage('/customer/my-keys?q=harbor');
     expect(location()).toHaveTextContent(/^\/customer\/my-keys\?q=harbor$/);
     expect(api.calls).toHaveLength(0);
+    expect(toasts()).toEqual([]);
   });
 });
