@@ -3,9 +3,10 @@ import { lazy, Suspense, useRef, useState } from 'react';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { tierFromFlags } from '@keyport/shared/domain/tiers';
 import { Button } from '../../../components/ui/button';
-import { UpgradeOptionsDialog } from './upgrade-options-dialog';
 
-// The dialog (forms, VAT, the card field) loads when first opened: the dashboard's initial bundle stays within budget.
+// The dialogs (options, forms, VAT, the card field) load when first opened: the dashboard's initial bundle stays
+// within budget.
+const UpgradeOptionsDialog = lazy(() => import('./upgrade-options-dialog'));
 const UpgradeDialog = lazy(() => import('./upgrade-dialog'));
 
 /**
@@ -32,13 +33,15 @@ export function UpgradeLicenseAction({ licenseKey }: { licenseKey: Key }) {
         </Button>
       )}
       {open === 'options' ? (
-        <UpgradeOptionsDialog
-          licenseKey={licenseKey}
-          onUpgradeLicense={() => setOpen('license')}
-          onClose={() => setOpen(null)}
-          // Going on to Upgrade License, that dialog then takes focus and gives it back to the button on close.
-          onCloseAutoFocus={focusButton}
-        />
+        <Suspense fallback={null}>
+          <UpgradeOptionsDialog
+            licenseKey={licenseKey}
+            onUpgradeLicense={() => setOpen('license')}
+            onClose={() => setOpen(null)}
+            // Going on to Upgrade License, that dialog then takes focus and gives it back to the button on close.
+            onCloseAutoFocus={focusButton}
+          />
+        </Suspense>
       ) : null}
       {open === 'license' ? (
         <Suspense fallback={null}>

@@ -29,7 +29,7 @@ const choiceClass =
  * Upgrade Theme (shown disabled, with its reason, until theme-file upgrades exist). The license choice says what the
  * key can move to, from the server's options.
  */
-export function UpgradeOptionsDialog({
+export default function UpgradeOptionsDialog({
   licenseKey,
   onUpgradeLicense,
   onClose,

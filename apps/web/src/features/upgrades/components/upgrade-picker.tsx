@@ -5,8 +5,10 @@ import { toast } from 'sonner';
 import type { Key } from '@keyport/shared/contracts/keys';
 import type { UpgradePath } from '@keyport/shared/domain/upgrade-paths';
 import { Button } from '../../../components/ui/button';
-import { PICKER_MESSAGES } from '../picker/pick-upgrade-key';
 import type { PickerKeys } from './upgrade-picker-dialog';
+
+/** §4: after a purchase in the dashboard picker. */
+export const UPGRADE_COMPLETED = 'Upgrade completed';
 
 // Both dialogs load when first opened: the dashboard's initial bundle keeps only this button.
 const UpgradePickerDialog = lazy(() => import('./upgrade-picker-dialog'));
@@ -44,7 +46,7 @@ export function UpgradePicker({ keys }: { keys: PickerKeys }) {
             licenseKey={stage.key}
             initialPath={stage.path}
             onPurchased={() => {
-              toast.success(PICKER_MESSAGES.completed);
+              toast.success(UPGRADE_COMPLETED);
               void queryClient.invalidateQueries();
             }}
             onClose={() => setStage(null)}

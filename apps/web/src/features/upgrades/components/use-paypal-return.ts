@@ -3,7 +3,6 @@ import { useEffect } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { queryKeys } from '../../../lib/query-keys';
-import { capturePaypal } from '../payment/pay-with-paypal';
 
 /** §8 "Dashboard", payment return. */
 export const PAYPAL_RETURN_MESSAGES = {
@@ -81,7 +80,9 @@ export function usePaypalReturn() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
       return;
     }
-    void capturePaypal(orderId).then((captured) => {
+    // The capture code loads only on a return: the dashboard's initial bundle does not carry it.
+    void import('../payment/pay-with-paypal').then(async ({ capturePaypal }) => {
+      const captured = await capturePaypal(orderId);
       if (captured.status === 'succeeded') toast.success(PAYPAL_RETURN_MESSAGES.completed);
       else toast.error(PAYPAL_RETURN_MESSAGES.failed);
       void queryClient.invalidateQueries({ queryKey: queryKeys.keys });

@@ -12,8 +12,6 @@ export const PICKER_MESSAGES = {
   keysFailed: 'Failed to check upgrade status. Please refresh the page.',
   /** POST /upgrades/options failed for the chosen key. */
   optionsFailed: 'Failed to fetch upgrade options.',
-  /** After a purchase in the picker. */
-  completed: 'Upgrade completed',
 } as const;
 
 /** §4 the dashboard picker's two choices. */
