@@ -32,7 +32,7 @@ interface KeysBoardProps {
   links: { shopUrl: string; productUrl: string } | undefined;
   renderActions?: (card: StoreCard, key: Key) => ReactNode;
   renderUpgrade?: (card: StoreCard, key: Key) => ReactNode;
-  /** More buttons beside "Add New Key" (the dashboard's upgrade picker). */
+  /** More buttons after "Add New Key" (the dashboard's upgrade picker; below sm it takes a row of its own). */
   headerActions?: ReactNode;
 }
 
@@ -81,11 +81,11 @@ export function KeysBoard({ initialQuery, links, renderActions, renderUpgrade, h
               </a>
             </Button>
           ) : null}
-          {headerActions}
           <Button onClick={() => setAdding(true)}>
             <Plus aria-hidden="true" className="size-4" />
             Add New Key
           </Button>
+          {headerActions}
         </div>
       </div>
 

@@ -27,7 +27,8 @@ export function UpgradePicker({ keys }: { keys: PickerKeys }) {
 
   return (
     <>
-      <Button ref={button} variant="secondary" onClick={() => setStage({ kind: 'picker' })}>
+      {/* Below sm, a row of its own: "Get More Keys", which arrives with the configuration, then moves nothing. */}
+      <Button ref={button} variant="secondary" className="max-sm:w-full" onClick={() => setStage({ kind: 'picker' })}>
         <Sparkles aria-hidden="true" className="size-4" />
         Upgrade a License
       </Button>
