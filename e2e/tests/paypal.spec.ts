@@ -83,10 +83,10 @@ test.describe('PayPal through the sandbox approval page', () => {
     const paypal = dialog.getByTestId('paypal-section');
     await expect(paypal).toContainText('or pay with PayPal');
     await expect(paypal).toContainText('Please fill in all billing information above to use PayPal');
-    await expect(paypal.getByRole('button', { name: 'Pay with PayPal' })).toHaveCount(0);
+    await expect(paypal.getByRole('button', { name: 'Continue to PayPal' })).toHaveCount(0);
     await fillBilling(dialog);
     await expect(dialog.getByTestId('order-total')).toHaveText('$320.00');
-    const payWithPaypal = paypal.getByRole('button', { name: 'Pay with PayPal' });
+    const payWithPaypal = paypal.getByRole('button', { name: 'Continue to PayPal' });
     await expect(payWithPaypal).toBeEnabled();
     await payWithPaypal.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(screenshots, 'paypal-dialog-desktop.png') });
@@ -139,7 +139,7 @@ test.describe('PayPal through the sandbox approval page', () => {
     await page.goto('/customer/my-keys');
     const { dialog } = await openDialogForPro(page);
     await fillBilling(dialog);
-    await dialog.getByRole('button', { name: 'Pay with PayPal' }).click();
+    await dialog.getByRole('button', { name: 'Continue to PayPal' }).click();
     await expect(page).toHaveURL(/\/sandbox\/paypal\/checkout\?token=/);
     await page.getByRole('button', { name: 'Cancel' }).click();
 
@@ -169,7 +169,7 @@ test.describe('on a phone', () => {
     const dialog = page.getByRole('dialog', { name: 'Upgrade License' });
     await dialog.getByText('Upgrade to PRO').click();
     await fillBilling(dialog);
-    const paypal = dialog.getByRole('button', { name: 'Pay with PayPal' });
+    const paypal = dialog.getByRole('button', { name: 'Continue to PayPal' });
     await paypal.scrollIntoViewIfNeeded();
     await expect(paypal).toBeInViewport();
     const box = await paypal.boundingBox();

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { isTeamMember } from '@keyport/shared/domain/roles';
 import { useSearchParams } from 'react-router';
 import { useMe } from '../../features/account/api/get-me';
@@ -11,8 +11,12 @@ import { usePublicConfig } from '../../lib/public-config';
 import { DashboardLayout } from '../dashboard-layout';
 import { UpgradeLicenseAction } from '../../features/upgrades/components/upgrade-license-action';
 import { UpgradePicker } from '../../features/upgrades/components/upgrade-picker';
-import { usePaypalReturn } from '../../features/upgrades/components/use-paypal-return';
+import { hasPaypalReturn } from '../../features/upgrades/components/paypal-return-params';
 import { KeyCardActions } from '../key-card-actions';
+
+// §2: paypalReturn / paypalCancel / token / orderId: the PayPal return, handled once, then removed. Its code loads
+// only when the URL carries one.
+const PaypalReturn = lazy(() => import('../../features/upgrades/components/paypal-return'));
 
 /** /customer/my-keys: the keys dashboard with its side panels. `?q=` sets the initial search. */
 export function MyKeysPage() {
@@ -21,8 +25,6 @@ export function MyKeysPage() {
   const config = usePublicConfig();
   const me = useMe();
   const keys = useKeys();
-  // §2: paypalReturn / paypalCancel / token / orderId: the PayPal return, handled once, then removed.
-  usePaypalReturn();
 
   // §2: settings=invoices opens the settings dialog on the invoices tab, then the parameter is removed.
   useEffect(() => {
@@ -39,27 +41,34 @@ export function MyKeysPage() {
   }, [params, setParams, openSettings]);
 
   return (
-    <DashboardLayout
-      quickActions={
-        <QuickActionsPanel
-          isTeamMember={isTeamMember(me.data)}
-          sellStoreFormUrl={config.data?.links.sellStoreFormUrl}
-        />
-      }
-      updates={<UpdatesPanel />}
-    >
-      <KeysBoard
-        initialQuery={params.get('q') ?? ''}
-        links={config.data?.links}
-        renderActions={(card, key) => <KeyCardActions card={card} licenseKey={key} />}
-        renderUpgrade={(_card, key) => <UpgradeLicenseAction licenseKey={key} />}
-        headerActions={
-          // Not in the "No Keys Found" state; while the keys load or when they failed, the picker says so itself.
-          keys.isSuccess && keys.data.length === 0 ? null : (
-            <UpgradePicker keys={{ data: keys.data, isPending: keys.isPending, isError: keys.isError }} />
-          )
+    <>
+      {hasPaypalReturn(params) ? (
+        <Suspense fallback={null}>
+          <PaypalReturn />
+        </Suspense>
+      ) : null}
+      <DashboardLayout
+        quickActions={
+          <QuickActionsPanel
+            isTeamMember={isTeamMember(me.data)}
+            sellStoreFormUrl={config.data?.links.sellStoreFormUrl}
+          />
         }
-      />
-    </DashboardLayout>
+        updates={<UpdatesPanel />}
+      >
+        <KeysBoard
+          initialQuery={params.get('q') ?? ''}
+          links={config.data?.links}
+          renderActions={(card, key) => <KeyCardActions card={card} licenseKey={key} />}
+          renderUpgrade={(_card, key) => <UpgradeLicenseAction licenseKey={key} />}
+          headerActions={
+            // Not in the "No Keys Found" state; while the keys load or when they failed, the picker says so itself.
+            keys.isSuccess && keys.data.length === 0 ? null : (
+              <UpgradePicker keys={{ data: keys.data, isPending: keys.isPending, isError: keys.isError }} />
+            )
+          }
+        />
+      </DashboardLayout>
+    </>
   );
 }

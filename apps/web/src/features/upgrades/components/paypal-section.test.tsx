@@ -4,13 +4,14 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EMPTY_BILLING_FORM, type BillingForm } from '@keyport/shared/domain/billing';
 import { fakeApi, json, LITE_KEY, LITE_TO_PRO, ORDER, TO_REGULAR } from '../test/fake-api';
+import type * as PayWithPaypal from '../payment/pay-with-paypal';
 import type { PaypalButtonsProps } from './paypal-buttons';
 import { PaypalSection } from './paypal-section';
 
 // The full-page navigation to the approval page is observed, not performed (jsdom cannot leave the page).
 const goToPaypalApproval = vi.hoisted(() => vi.fn(() => true));
 vi.mock('../payment/pay-with-paypal', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../payment/pay-with-paypal')>()),
+  ...(await importOriginal<typeof PayWithPaypal>()),
   goToPaypalApproval,
 }));
 
@@ -82,7 +83,7 @@ describe('PayPal in the Upgrade License dialog (§5 wallet line, §8 wallet paym
         'POST /stripe/paypal/create-order': () => json(200, CREATED),
       });
       const { user, onBusyChange } = renderSection();
-      await user.click(await screen.findByRole('button', { name: 'Pay with PayPal' }));
+      await user.click(await screen.findByRole('button', { name: 'Continue to PayPal' }));
       await waitFor(() => expect(goToPaypalApproval).toHaveBeenCalledWith('/sandbox/paypal/checkout?token=5O1'));
       expect(api.callsTo('POST', '/stripe/paypal/create-order')).toHaveLength(1);
       expect(onBusyChange).toHaveBeenLastCalledWith(true);
@@ -96,13 +97,13 @@ describe('PayPal in the Upgrade License dialog (§5 wallet line, §8 wallet paym
         'POST /stripe/paypal/create-order': () => new Response('', { status: 502 }),
       });
       const { user, onBusyChange } = renderSection();
-      await user.click(await screen.findByRole('button', { name: 'Pay with PayPal' }));
+      await user.click(await screen.findByRole('button', { name: 'Continue to PayPal' }));
       const line = await walletError();
       expect(line).toHaveTextContent(/^Failed to create PayPal order$/);
       expect(line.className).toMatch(/amber/);
       expect(onBusyChange).toHaveBeenLastCalledWith(false);
       expect(goToPaypalApproval).not.toHaveBeenCalled();
-      expect(screen.getByRole('button', { name: 'Pay with PayPal' })).toBeEnabled();
+      expect(screen.getByRole('button', { name: 'Continue to PayPal' })).toBeEnabled();
     });
 
     it("shows the server's own message when it gives one", async () => {
@@ -111,7 +112,7 @@ describe('PayPal in the Upgrade License dialog (§5 wallet line, §8 wallet paym
         'POST /stripe/paypal/create-order': () => json(409, { error: 'This license was already upgraded', code: 'x' }),
       });
       const { user } = renderSection();
-      await user.click(await screen.findByRole('button', { name: 'Pay with PayPal' }));
+      await user.click(await screen.findByRole('button', { name: 'Continue to PayPal' }));
       expect(await walletError()).toHaveTextContent(/^This license was already upgraded$/);
     });
 
@@ -121,14 +122,14 @@ describe('PayPal in the Upgrade License dialog (§5 wallet line, §8 wallet paym
         'POST /stripe/paypal/create-order': () => json(200, { ...CREATED, order: { id: '' } }),
       });
       const { user } = renderSection();
-      await user.click(await screen.findByRole('button', { name: 'Pay with PayPal' }));
+      await user.click(await screen.findByRole('button', { name: 'Continue to PayPal' }));
       expect(await walletError()).toHaveTextContent(/^Failed to create order$/);
     });
 
     it("says 'No price configured' for an option without a price id, without calling the server", async () => {
       const api = fakeApi({ 'GET /stripe/paypal/config': () => json(200, { mode: 'sandbox', clientId: null }) });
       const { user } = renderSection({ option: { ...TO_REGULAR, priceId: null } });
-      await user.click(await screen.findByRole('button', { name: 'Pay with PayPal' }));
+      await user.click(await screen.findByRole('button', { name: 'Continue to PayPal' }));
       expect(await walletError()).toHaveTextContent(/^No price configured$/);
       expect(api.callsTo('POST', '/stripe/paypal/create-order')).toHaveLength(0);
     });

@@ -115,7 +115,7 @@ export function PaypalSection({ option, licenseKey, billing, disabled, onBusyCha
           </>
         ) : (
           <>
-            Pay with <span className="italic">PayPal</span>
+            Continue to <span className="italic">PayPal</span>
           </>
         )}
       </button>

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Sparkles } from 'lucide-react';
+import { ArrowUpCircle } from 'lucide-react';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import type { Key } from '@keyport/shared/contracts/keys';
@@ -29,7 +29,7 @@ export function UpgradePicker({ keys }: { keys: PickerKeys }) {
     <>
       {/* Below sm, a row of its own: "Get More Keys", which arrives with the configuration, then moves nothing. */}
       <Button ref={button} variant="secondary" className="max-sm:w-full" onClick={() => setStage({ kind: 'picker' })}>
-        <Sparkles aria-hidden="true" className="size-4" />
+        <ArrowUpCircle aria-hidden="true" className="size-4" />
         Upgrade a License
       </Button>
       {stage?.kind === 'picker' ? (

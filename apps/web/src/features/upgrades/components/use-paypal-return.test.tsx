@@ -3,6 +3,7 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Key } from '@keyport/shared/contracts/keys';
 import { queryKeys } from '../../../lib/query-keys';
 import { deferred, fakeApi, json, LITE_KEY, ORDER } from '../test/fake-api';
 
@@ -36,7 +37,8 @@ async function loadPage(url: string) {
     return <Where />;
   }
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(queryKeys.keys, [LITE_KEY]);
+  const keys: Key[] = [LITE_KEY];
+  client.setQueryData(queryKeys.keys, keys);
   const invalidate = vi.spyOn(client, 'invalidateQueries');
   const view = render(
     <StrictMode>

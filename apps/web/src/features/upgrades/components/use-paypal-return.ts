@@ -3,6 +3,8 @@ import { useEffect } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { queryKeys } from '../../../lib/query-keys';
+import { capturePaypal } from '../payment/pay-with-paypal';
+import { hasPaypalReturn, PAYPAL_RETURN_PARAMS } from './paypal-return-params';
 
 /** §8 "Dashboard", payment return. */
 export const PAYPAL_RETURN_MESSAGES = {
@@ -10,9 +12,6 @@ export const PAYPAL_RETURN_MESSAGES = {
   completed: 'Payment completed. Your license was upgraded.',
   failed: 'Failed to finalize PayPal payment. Please contact support if you were charged.',
 } as const;
-
-/** §2's return parameters, and the `PayerID` PayPal's own redirect adds: all removed once read. */
-export const PAYPAL_RETURN_PARAMS = ['paypalReturn', 'paypalCancel', 'token', 'orderId', 'PayerID'] as const;
 
 /** sessionStorage: the orders this tab has already asked to capture (it survives a reload of the tab). */
 const CAPTURE_CLAIM_PREFIX = 'keyport.paypal-capture.';
@@ -49,7 +48,7 @@ export function usePaypalReturn() {
   const [params, setParams] = useSearchParams();
   const location = useLocation();
   const queryClient = useQueryClient();
-  const present = PAYPAL_RETURN_PARAMS.some((name) => params.has(name));
+  const present = hasPaypalReturn(params);
   const returned = params.get('paypalReturn') === 'true';
   const cancelled = params.get('paypalCancel') === 'true';
   const orderId = params.get('token') ?? params.get('orderId');
@@ -80,9 +79,7 @@ export function usePaypalReturn() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
       return;
     }
-    // The capture code loads only on a return: the dashboard's initial bundle does not carry it.
-    void import('../payment/pay-with-paypal').then(async ({ capturePaypal }) => {
-      const captured = await capturePaypal(orderId);
+    void capturePaypal(orderId).then((captured) => {
       if (captured.status === 'succeeded') toast.success(PAYPAL_RETURN_MESSAGES.completed);
       else toast.error(PAYPAL_RETURN_MESSAGES.failed);
       void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
