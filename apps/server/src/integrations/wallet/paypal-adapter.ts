@@ -244,8 +244,10 @@ function providerError(action: string, error: unknown): WalletProviderError {
   return new WalletProviderError(`PayPal: could not ${action}${status}: ${safeMessage(error)}`);
 }
 
+/** An error's message for logs: payment secrets and PayPal access tokens (`A21AA…`) removed. */
 function safeMessage(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${redactSecrets(error.message)}` : 'unknown error';
+  if (!(error instanceof Error)) return 'unknown error';
+  return `${error.name}: ${redactSecrets(error.message).replace(/\bA21AA[A-Za-z0-9_-]+/g, 'A21AA[redacted]')}`;
 }
 
 interface AxiosLikeConfig {

@@ -113,7 +113,9 @@ export async function paymentsRoutes(app: FastifyInstance) {
           .header('location', location)
           .header('content-type', 'text/html; charset=utf-8')
           .header('cache-control', 'no-store');
-        return Buffer.from(`<!doctype html><title>Redirecting</title><a href="${location}">Continue</a>`);
+        return Buffer.from(
+          `<!doctype html><title>Redirecting</title><a href="${location.replaceAll('&', '&amp;')}">Continue</a>`,
+        );
       });
     });
   }

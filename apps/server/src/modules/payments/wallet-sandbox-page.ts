@@ -31,6 +31,7 @@ export function approvalPage({ order, description }: Checkout): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>PayPal (sandbox) – approve your payment</title>
 <style>
   body { font-family: system-ui, sans-serif; background: #f5f7fa; color: #1a1a1a; margin: 0; }

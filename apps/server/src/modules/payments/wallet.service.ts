@@ -185,7 +185,7 @@ export function createWalletService(deps: WalletServiceDeps) {
       }
       let captured: WalletOrder;
       try {
-        captured = await wallet.captureOrder(orderRef, `keyport-capture-${order.id}`);
+        captured = await wallet.captureOrder(orderRef, captureRequestId(order));
       } catch (error) {
         if (error instanceof WalletCaptureError) {
           await repo.recordPaymentError(db, order.id, error.message);
@@ -243,6 +243,16 @@ export function createWalletService(deps: WalletServiceDeps) {
   };
 }
 export type WalletService = ReturnType<typeof createWalletService>;
+
+/**
+ * The capture's `PayPal-Request-Id`, derived from the order: concurrent captures share it (PayPal answers them all
+ * with the one capture). PayPal also replays a refusal for the same id, so after a recorded decline the next attempt
+ * (the payer chose another funding source) carries the time of that decline as well.
+ */
+function captureRequestId(order: repo.OrderRow): string {
+  const base = `keyport-capture-${order.id}`;
+  return order.lastPaymentError ? `${base}-${order.updatedAt.getTime()}` : base;
+}
 
 function captureFailed(status: ConstructorParameters<typeof AppError>[0], code: string): AppError {
   return new AppError(status, WALLET_MESSAGES.captureFailed, code);

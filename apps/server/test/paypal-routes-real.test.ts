@@ -1,0 +1,188 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { licenseKeys, upgradeOrders } from '../src/db/schema';
+import { startFakePaypalApi, type FakePaypalApi } from './fakes/paypal-api';
+import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
+
+/**
+ * The PayPal routes with the real adapter (chosen by config, as in production), pointed at the local fake of Orders v2:
+ * what the sandbox cannot show — PayPal's approve link, the request ids PayPal sees, a declined capture, and webhooks
+ * verified by PayPal's verify-webhook-signature call.
+ */
+let fake: FakePaypalApi;
+let t: TestApp;
+
+beforeAll(async () => {
+  fake = await startFakePaypalApi();
+  t = await createTestApp({
+    PAYPAL_CLIENT_ID: fake.clientId,
+    PAYPAL_CLIENT_SECRET: fake.clientSecret,
+    PAYPAL_WEBHOOK_ID: fake.webhookId,
+    PAYPAL_ENV: 'sandbox',
+    PAYPAL_API_BASE: fake.url.origin,
+    PUBLIC_URL: 'https://portal.example.com',
+  });
+});
+afterAll(() => fake.close());
+
+let people = 0;
+const newUser = () => signUp(t, `paypal-real-${++people}@example.com`, { ip: `10.42.0.${people}` });
+
+async function liteKeyFor(userId: number): Promise<string> {
+  const [apiKey] = await t.app.services.keys.mintKeys('LITE', 1);
+  await t.db.update(licenseKeys).set({ ownerId: userId, claimedAt: new Date() }).where(eq(licenseKeys.apiKey, apiKey!));
+  return apiKey!;
+}
+const tierOf = async (apiKey: string) =>
+  (await t.db.select({ tier: licenseKeys.tier }).from(licenseKeys).where(eq(licenseKeys.apiKey, apiKey)))[0]?.tier;
+
+const body = (key: string) => ({
+  price_id: 'price_sandbox_lite_to_regular',
+  theme_type: 'REGULAR',
+  key,
+  country_code: 'US',
+  customer_name: 'Sam Buyer',
+  customer_email: 'sam@example.com',
+  billing_address: { line1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '73301', country: 'US' },
+});
+
+type Created = { order: { id: string }; approve_url: string; quote: { id: number; total_amount: number } };
+
+const createOrder = (token: string, key: string) =>
+  t.app.inject({ method: 'POST', url: '/stripe/paypal/create-order', headers: auth(token), payload: body(key) });
+const capture = (token: string, orderId: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/stripe/paypal/capture-order',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { order_id: orderId },
+  });
+
+function webhook(
+  type: string,
+  orderRef: string,
+  transmissionId: string,
+  signature = fake.signatureFor(transmissionId),
+) {
+  const raw = JSON.stringify({
+    id: `WH-${transmissionId}`,
+    event_version: '1.0',
+    event_type: type,
+    resource: { id: 'CAPTURE', supplementary_data: { related_ids: { order_id: orderRef } } },
+  });
+  return t.app.inject({
+    method: 'POST',
+    url: '/stripe/paypal/webhook',
+    headers: {
+      'content-type': 'application/json',
+      'paypal-auth-algo': 'SHA256withRSA',
+      'paypal-cert-url': 'https://api.sandbox.paypal.com/v1/notifications/certs/CERT-360caa42',
+      'paypal-transmission-id': transmissionId,
+      'paypal-transmission-sig': signature,
+      'paypal-transmission-time': new Date().toISOString(),
+    },
+    payload: raw,
+  });
+}
+
+describe('PayPal routes with the PayPal adapter (local fake of Orders v2)', () => {
+  it('GET /stripe/paypal/config gives the client id for PayPal Buttons', async () => {
+    const response = await t.app.inject({ url: '/stripe/paypal/config' });
+    expect(response.json()).toEqual({ mode: 'paypal', clientId: fake.clientId });
+  });
+
+  it('has no sandbox approval page when PayPal is configured', async () => {
+    expect((await t.app.inject({ url: '/sandbox/paypal/checkout?token=AAAAAAAAAAAAAAAAA' })).statusCode).toBe(404);
+  });
+
+  it('creates at PayPal with the order total, our ids and return URLs; captures with a request id; upgrades once', async () => {
+    const { token, id } = await newUser();
+    const key = await liteKeyFor(id);
+    const created = await createOrder(token, key);
+    expect(created.statusCode).toBe(200);
+    const { order, approve_url, quote } = created.json<Created>();
+    expect(approve_url).toBe(`https://www.sandbox.paypal.com/checkoutnow?token=${order.id}`);
+    const sent = fake.requests.find((request) => request.path === '/v2/checkout/orders' && request.method === 'POST');
+    expect(sent?.requestId).toBe(`keyport-order-${quote.id}`);
+    expect(sent?.body).toMatchObject({
+      intent: 'CAPTURE',
+      purchase_units: [{ amount: { currency_code: 'USD', value: '120.00' }, custom_id: String(quote.id) }],
+      payment_source: {
+        paypal: {
+          experience_context: {
+            return_url: 'https://portal.example.com/customer/my-keys?paypalReturn=true',
+            cancel_url: 'https://portal.example.com/customer/my-keys?paypalCancel=true',
+          },
+        },
+      },
+    });
+
+    fake.approve(order.id);
+    const captured = await capture(token, order.id);
+    expect(captured.statusCode).toBe(200);
+    expect(captured.json()).toMatchObject({ order: { status: 'completed' }, key: { api_key: key } });
+    expect(await tierOf(key)).toBe('REGULAR');
+    const captureCall = fake.requests.find((request) => request.path === `/v2/checkout/orders/${order.id}/capture`);
+    expect(captureCall?.requestId).toBe(`keyport-capture-${quote.id}`);
+
+    // PayPal's own webhook for the capture, verified by PayPal: nothing more happens.
+    const event = await webhook('PAYMENT.CAPTURE.COMPLETED', order.id, 'T-COMPLETED-1');
+    expect(event.statusCode).toBe(200);
+    expect(event.json()).toEqual({ received: true, duplicate: false });
+    expect((await webhook('PAYMENT.CAPTURE.COMPLETED', order.id, 'T-COMPLETED-1')).json()).toEqual({
+      received: true,
+      duplicate: true,
+    });
+
+    // A full refund at PayPal, then its webhook: the tier goes back.
+    fake.refund(order.id, quote.total_amount);
+    expect((await webhook('PAYMENT.CAPTURE.REFUNDED', order.id, 'T-REFUNDED-1')).statusCode).toBe(200);
+    expect(await tierOf(key)).toBe('LITE');
+    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, quote.id));
+    expect(row).toMatchObject({ provider: 'paypal', status: 'refunded' });
+  });
+
+  it("a declined capture answers 402 'Capture failed' and the order waits for another attempt", async () => {
+    const { token, id } = await newUser();
+    const key = await liteKeyFor(id);
+    const { order } = (await createOrder(token, key)).json<Created>();
+    fake.approve(order.id);
+    fake.declineNextCapture(order.id);
+    const declined = await capture(token, order.id);
+    expect(declined.statusCode).toBe(402);
+    expect(declined.json()).toEqual({ error: 'Capture failed', code: 'capture_declined' });
+    expect(await tierOf(key)).toBe('LITE');
+    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.providerPaymentId, order.id));
+    expect(row).toMatchObject({ status: 'pending' });
+    expect(row!.lastPaymentError).toContain('declined');
+
+    // The payer picks another funding source and comes back: a new request id, so PayPal does not replay the decline.
+    const retried = await capture(token, order.id);
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json()).toMatchObject({ order: { status: 'completed' } });
+    expect(await tierOf(key)).toBe('REGULAR');
+    const ids = fake.requests
+      .filter((request) => request.path === `/v2/checkout/orders/${order.id}/capture`)
+      .map((request) => request.requestId);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toBe(`keyport-capture-${row!.id}`);
+    expect(ids[1]).toMatch(new RegExp(`^keyport-capture-${row!.id}-\\d+$`));
+  });
+
+  it('refuses a webhook PayPal does not verify', async () => {
+    const response = await webhook('PAYMENT.CAPTURE.COMPLETED', 'ANYORDER', 'T-FORGED', 'forged-signature');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'Invalid webhook signature.', code: 'invalid_signature' });
+  });
+
+  it('answers 502 with the wallet text when PayPal is down, and writes no PayPal order', async () => {
+    const { token, id } = await newUser();
+    const key = await liteKeyFor(id);
+    await fake.close();
+    const response = await createOrder(token, key);
+    expect(response.statusCode).toBe(502);
+    expect(response.json()).toEqual({ error: 'Failed to create order', code: 'provider_unavailable' });
+    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key));
+    expect(row?.providerPaymentId ?? null).toBeNull();
+  });
+});
