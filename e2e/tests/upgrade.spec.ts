@@ -38,6 +38,11 @@ async function openUpgradeDialog(page: Page) {
   const card = page.getByTestId('key-card');
   await expect(card.getByText('LITE', { exact: true })).toBeVisible();
   await card.getByRole('button', { name: 'Upgrade' }).click();
+  // §2 dialog 5: Upgrade Options first.
+  await page
+    .getByRole('dialog', { name: 'Upgrade Options' })
+    .getByRole('button', { name: /Upgrade License/ })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Upgrade License' });
   await expect(dialog.getByTestId('upgrade-option')).toHaveCount(2);
   return { card, dialog };

@@ -12,6 +12,7 @@ export const queryKeys = {
   purchasedUpgrades: ['purchased-upgrades'] as const,
   countries: ['countries'] as const,
   stripeConfig: ['stripe-config'] as const,
+  paypalConfig: ['paypal-config'] as const,
   /** Every key's options (to invalidate them all); `upgradeOptions(key)` for one. */
   upgradeOptionsAll: ['upgrade-options'] as const,
   upgradeOptions: (licenseKey: string) => ['upgrade-options', licenseKey] as const,

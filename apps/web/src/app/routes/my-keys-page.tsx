@@ -1,15 +1,22 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { isTeamMember } from '@keyport/shared/domain/roles';
 import { useSearchParams } from 'react-router';
 import { useMe } from '../../features/account/api/get-me';
 import { useOpenSettings } from '../../features/account/components/settings-dialog-context';
+import { useKeys } from '../../features/keys/api/get-keys';
 import { KeysBoard } from '../../features/keys/components/keys-board';
 import { QuickActionsPanel } from '../../features/quick-actions/components/quick-actions-panel';
 import { UpdatesPanel } from '../../features/updates/components/updates-panel';
 import { usePublicConfig } from '../../lib/public-config';
 import { DashboardLayout } from '../dashboard-layout';
 import { UpgradeLicenseAction } from '../../features/upgrades/components/upgrade-license-action';
+import { UpgradePicker } from '../../features/upgrades/components/upgrade-picker';
+import { hasPaypalReturn } from '../../features/upgrades/components/paypal-return-params';
 import { KeyCardActions } from '../key-card-actions';
+
+// §2: paypalReturn / paypalCancel / token / orderId: the PayPal return, handled once, then removed. Its code loads
+// only when the URL carries one.
+const PaypalReturn = lazy(() => import('../../features/upgrades/components/paypal-return'));
 
 /** /customer/my-keys: the keys dashboard with its side panels. `?q=` sets the initial search. */
 export function MyKeysPage() {
@@ -17,6 +24,7 @@ export function MyKeysPage() {
   const openSettings = useOpenSettings();
   const config = usePublicConfig();
   const me = useMe();
+  const keys = useKeys();
 
   // §2: settings=invoices opens the settings dialog on the invoices tab, then the parameter is removed.
   useEffect(() => {
@@ -33,21 +41,34 @@ export function MyKeysPage() {
   }, [params, setParams, openSettings]);
 
   return (
-    <DashboardLayout
-      quickActions={
-        <QuickActionsPanel
-          isTeamMember={isTeamMember(me.data)}
-          sellStoreFormUrl={config.data?.links.sellStoreFormUrl}
+    <>
+      {hasPaypalReturn(params) ? (
+        <Suspense fallback={null}>
+          <PaypalReturn />
+        </Suspense>
+      ) : null}
+      <DashboardLayout
+        quickActions={
+          <QuickActionsPanel
+            isTeamMember={isTeamMember(me.data)}
+            sellStoreFormUrl={config.data?.links.sellStoreFormUrl}
+          />
+        }
+        updates={<UpdatesPanel />}
+      >
+        <KeysBoard
+          initialQuery={params.get('q') ?? ''}
+          links={config.data?.links}
+          renderActions={(card, key) => <KeyCardActions card={card} licenseKey={key} />}
+          renderUpgrade={(_card, key) => <UpgradeLicenseAction licenseKey={key} />}
+          headerActions={
+            // Not in the "No Keys Found" state; while the keys load or when they failed, the picker says so itself.
+            keys.isSuccess && keys.data.length === 0 ? null : (
+              <UpgradePicker keys={{ data: keys.data, isPending: keys.isPending, isError: keys.isError }} />
+            )
+          }
         />
-      }
-      updates={<UpdatesPanel />}
-    >
-      <KeysBoard
-        initialQuery={params.get('q') ?? ''}
-        links={config.data?.links}
-        renderActions={(card, key) => <KeyCardActions card={card} licenseKey={key} />}
-        renderUpgrade={(_card, key) => <UpgradeLicenseAction licenseKey={key} />}
-      />
-    </DashboardLayout>
+      </DashboardLayout>
+    </>
   );
 }

@@ -32,10 +32,12 @@ interface KeysBoardProps {
   links: { shopUrl: string; productUrl: string } | undefined;
   renderActions?: (card: StoreCard, key: Key) => ReactNode;
   renderUpgrade?: (card: StoreCard, key: Key) => ReactNode;
+  /** More buttons after "Add New Key" (the dashboard's upgrade picker; below sm it takes a row of its own). */
+  headerActions?: ReactNode;
 }
 
 /** §2 keys dashboard: heading, search, type filter, cards, pagination, empty and error states. */
-export function KeysBoard({ initialQuery, links, renderActions, renderUpgrade }: KeysBoardProps) {
+export function KeysBoard({ initialQuery, links, renderActions, renderUpgrade, headerActions }: KeysBoardProps) {
   const keys = useKeys();
   const [search, setSearch] = useState(initialQuery);
   const [type, setType] = useState<StoreTypeFilter>('ALL');
@@ -83,6 +85,7 @@ export function KeysBoard({ initialQuery, links, renderActions, renderUpgrade }:
             <Plus aria-hidden="true" className="size-4" />
             Add New Key
           </Button>
+          {headerActions}
         </div>
       </div>
 

@@ -1,5 +1,5 @@
 import { Loader2, Lock } from 'lucide-react';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
 import { billingComplete, type BillingErrors, type BillingForm } from '@keyport/shared/domain/billing';
 import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
@@ -36,6 +36,8 @@ interface PaymentColumnProps {
   totalCents: number | null;
   payment: PaymentState;
   onPay: () => void;
+  /** The wallet (PayPal), under the card payment. */
+  wallet?: ReactNode;
 }
 
 /** §8 "Payment provider setup": why the card form cannot show. */
@@ -65,46 +67,49 @@ export function PaymentColumn(props: PaymentColumnProps) {
   const ready = billingComplete(billing) && card.complete && card.confirmer !== null;
 
   return (
-    <form
-      className="min-w-0 space-y-5"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (ready && !processing) props.onPay();
-      }}
-    >
-      <BillingFormFields
-        form={billing}
-        onChange={props.onBillingChange}
-        errors={props.billingErrors}
-        vatCheck={props.vatCheck}
-        onVerifyVat={props.onVerifyVat}
-        disabled={processing}
-      />
-      <div className="space-y-2">
-        <h3 className="text-sm font-semibold text-slate-900">Payment</h3>
-        {isSandboxPublishableKey(publishableKey) ? (
-          <SandboxCardField onChange={props.onCardChange} disabled={processing} />
-        ) : (
-          <Suspense fallback={<PanelState kind="loading" />}>
-            <StripeCardField publishableKey={publishableKey} onChange={props.onCardChange} disabled={processing} />
-          </Suspense>
-        )}
-      </div>
-      {payment.status === 'error' ? <Alert>{payment.message}</Alert> : null}
-      <Button type="submit" size="lg" className="w-full" disabled={!ready || processing}>
-        {processing ? (
-          <>
-            <Loader2 aria-hidden="true" className="size-4 animate-spin motion-reduce:animate-none" />
-            Processing…
-          </>
-        ) : (
-          <>
-            <Lock aria-hidden="true" className="size-4" />
-            {props.totalCents === null ? 'Pay' : `Pay ${formatUsd(props.totalCents)}`}
-          </>
-        )}
-      </Button>
-    </form>
+    <div className="min-w-0 space-y-5">
+      <form
+        className="space-y-5"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (ready && !processing) props.onPay();
+        }}
+      >
+        <BillingFormFields
+          form={billing}
+          onChange={props.onBillingChange}
+          errors={props.billingErrors}
+          vatCheck={props.vatCheck}
+          onVerifyVat={props.onVerifyVat}
+          disabled={processing}
+        />
+        <div className="space-y-2">
+          <h3 className="text-sm font-semibold text-slate-900">Payment</h3>
+          {isSandboxPublishableKey(publishableKey) ? (
+            <SandboxCardField onChange={props.onCardChange} disabled={processing} />
+          ) : (
+            <Suspense fallback={<PanelState kind="loading" />}>
+              <StripeCardField publishableKey={publishableKey} onChange={props.onCardChange} disabled={processing} />
+            </Suspense>
+          )}
+        </div>
+        {payment.status === 'error' ? <Alert>{payment.message}</Alert> : null}
+        <Button type="submit" size="lg" className="w-full" disabled={!ready || processing}>
+          {processing ? (
+            <>
+              <Loader2 aria-hidden="true" className="size-4 animate-spin motion-reduce:animate-none" />
+              Processing…
+            </>
+          ) : (
+            <>
+              <Lock aria-hidden="true" className="size-4" />
+              {props.totalCents === null ? 'Pay' : `Pay ${formatUsd(props.totalCents)}`}
+            </>
+          )}
+        </Button>
+      </form>
+      {props.wallet}
+    </div>
   );
 }

@@ -58,6 +58,7 @@ function setup() {
   const fake = fakeApi({
     'POST /upgrades/options': () => json(200, { key: REGULAR_KEY, options: [REGULAR_TO_PRO] }),
     'GET /stripe/config': () => json(200, { publishableKey: 'pk_test_51abc' }),
+    'GET /stripe/paypal/config': () => json(200, { mode: 'sandbox', clientId: null }),
     'GET /countries': () => json(200, COUNTRIES),
     'POST /stripe/vat/calculate': (call: Call) => json(200, vatAnswer(call.body as Parameters<typeof vatAnswer>[0])),
     'POST /stripe/payment-intents': () =>

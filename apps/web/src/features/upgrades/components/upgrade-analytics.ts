@@ -5,6 +5,9 @@ import type { BillingForm } from '@keyport/shared/domain/billing';
 import type { AnalyticsProperties } from '../../../lib/analytics';
 import type { OrderAmounts } from './use-order-amounts';
 
+/** How the person pays: the card form, or PayPal. */
+export type PaymentMethod = 'card' | 'paypal';
+
 const dollars = (cents: number) => Math.round(cents) / 100;
 
 /** §3 properties of an upgrade option: license key, upgrade from and to, price, product name, id and sku. */
@@ -29,10 +32,11 @@ export function checkoutProperties(
   option: UpgradeOption,
   billing: BillingForm,
   amounts: OrderAmounts | null,
+  method: PaymentMethod = 'card',
 ): AnalyticsProperties {
   return {
     ...upgradeOptionProperties(licenseKey, option),
-    payment_method: 'card',
+    payment_method: method,
     is_business: billing.is_business,
     billing_country: billing.country,
     billing_name: billing.name,

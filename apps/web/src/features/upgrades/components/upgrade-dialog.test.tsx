@@ -41,6 +41,7 @@ function api(overrides: Handlers = {}) {
   return fakeApi({
     'POST /upgrades/options': () => json(200, { key: LITE_KEY, options: [TO_REGULAR, LITE_TO_PRO] }),
     'GET /stripe/config': () => json(200, { publishableKey: 'pk_sandbox_keyport' }),
+    'GET /stripe/paypal/config': () => json(200, { mode: 'sandbox', clientId: null }),
     'GET /countries': () => json(200, COUNTRIES),
     'POST /stripe/vat/calculate': (call: Call) => json(200, vatAnswer(call.body as Parameters<typeof vatAnswer>[0])),
     ...overrides,

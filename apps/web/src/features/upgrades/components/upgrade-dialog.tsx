@@ -2,6 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { KeyRound, PartyPopper } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Key } from '@keyport/shared/contracts/keys';
+import type { OrderQuote } from '@keyport/shared/contracts/payments';
+import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
 import { EMPTY_BILLING_FORM, toBillingInput, validateBilling, type BillingForm } from '@keyport/shared/domain/billing';
 import { deriveStoreCard } from '@keyport/shared/domain/store-card';
 import { tierFromFlags } from '@keyport/shared/domain/tiers';
@@ -17,6 +19,7 @@ import type { CardFieldChange } from '../payment/card-confirmer';
 import { payForUpgrade } from '../payment/pay-for-upgrade';
 import { OrderSummary } from './order-summary';
 import { PaymentColumn, type PaymentState } from './payment-column';
+import { PaypalSection } from './paypal-section';
 import { TokenRedeemBox } from './token-redeem-box';
 import { UpgradeOptionCards } from './upgrade-option-cards';
 import { UpgradeSuccess } from './upgrade-success';
@@ -24,7 +27,12 @@ import { useOrderAmounts } from './use-order-amounts';
 import { useVatVerification } from './use-vat-verification';
 import { queryKeys } from '../../../lib/query-keys';
 import { ANALYTICS_EVENT_IDS, track } from '../../../lib/analytics';
-import { checkoutProperties, purchaseProperties, upgradeOptionProperties } from './upgrade-analytics';
+import {
+  checkoutProperties,
+  purchaseProperties,
+  upgradeOptionProperties,
+  type PaymentMethod,
+} from './upgrade-analytics';
 
 /** §8 "Upgrade flows". */
 export const UPGRADE_OPTIONS_FAILED = 'Failed to load upgrade options';
@@ -33,6 +41,10 @@ export const ALL_SET = "You're all set!";
 
 interface UpgradeDialogProps {
   licenseKey: Key;
+  /** The upgrade to select first (the dashboard picker's choice). */
+  initialPath?: UpgradePath | null;
+  /** Called once a payment completed the upgrade (the dashboard picker says so and reloads its data). */
+  onPurchased?: () => void;
   onClose: () => void;
   onCloseAutoFocus?: (event: Event) => void;
 }
@@ -42,9 +54,15 @@ interface UpgradeDialogProps {
  * there is one), the order summary and the Use Token box. Right: billing and card, or one of the empty states. After
  * payment, the success screen.
  */
-export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }: UpgradeDialogProps) {
+export default function UpgradeDialog({
+  licenseKey,
+  initialPath = null,
+  onPurchased,
+  onClose,
+  onCloseAutoFocus,
+}: UpgradeDialogProps) {
   const options = useUpgradeOptions(licenseKey.api_key);
-  const [chosen, setChosen] = useState<UpgradePath | null>(null);
+  const [chosen, setChosen] = useState<UpgradePath | null>(initialPath);
   const [useToken, setUseToken] = useState(false);
   const [busy, setBusy] = useState(false);
   const [completed, setCompleted] = useState<UpgradePath | null>(null);
@@ -94,7 +112,7 @@ export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }:
   async function pay() {
     if (!selected || paying.current) return;
     paying.current = true;
-    const checkout = checkoutProperties(current, selected, billing, amounts);
+    const checkout = checkoutProperties(current, selected, billing, amounts, 'card');
     track('Started Upgrade Checkout', checkout, { value: checkout.total as number | undefined });
     setPayment({ status: 'processing' });
     setBusy(true);
@@ -111,15 +129,23 @@ export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }:
       setPayment({ status: 'error', message: outcome.message });
       return;
     }
+    paid(selected, outcome, 'card');
+  }
+
+  /** A completed payment, by card or PayPal: the success screen, and the lists fetched again. */
+  function paid(option: UpgradeOption, outcome: { order: OrderQuote; key: Key | null }, method: PaymentMethod) {
+    const { path } = option;
+    const upgraded = outcome.key;
+    const { order } = outcome;
     setPayment({ status: 'succeeded' });
-    setCompleted(selected.path);
-    const purchase = purchaseProperties(checkout, outcome.order);
+    setCompleted(path);
+    onPurchased?.();
+    const purchase = purchaseProperties(checkoutProperties(current, option, billing, amounts, method), order);
     track('Completed Upgrade Purchase', purchase, {
-      uniqueId: ANALYTICS_EVENT_IDS.upgradeOrder(outcome.order.id),
+      uniqueId: ANALYTICS_EVENT_IDS.upgradeOrder(order.id),
       value: purchase.total as number,
     });
     // The card shows its new tier at once; the lists are fetched again behind it.
-    const upgraded = outcome.key;
     if (upgraded) {
       queryClient.setQueryData<Key[]>(queryKeys.keys, (keys) =>
         keys?.map((key) => (key.id === upgraded.id ? upgraded : key)),
@@ -232,6 +258,22 @@ export default function UpgradeDialog({ licenseKey, onClose, onCloseAutoFocus }:
               totalCents={amounts?.totalCents ?? null}
               payment={payment}
               onPay={() => void pay()}
+              wallet={
+                selected ? (
+                  <PaypalSection
+                    option={selected}
+                    licenseKey={current}
+                    billing={billing}
+                    disabled={busy}
+                    onBusyChange={setBusy}
+                    onStart={() => {
+                      const checkout = checkoutProperties(current, selected, billing, amounts, 'paypal');
+                      track('Started Upgrade Checkout', checkout, { value: checkout.total as number | undefined });
+                    }}
+                    onPaid={(outcome) => paid(selected, outcome, 'paypal')}
+                  />
+                ) : null
+              }
             />
           </div>
         )}

@@ -1,0 +1,111 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import { ANALYTICS_EVENT_IDS, track } from '../../../lib/analytics';
+import { queryKeys } from '../../../lib/query-keys';
+import { capturePaypal } from '../payment/pay-with-paypal';
+import { hasPaypalReturn, PAYPAL_RETURN_PARAMS } from './paypal-return-params';
+
+/** §8 "Dashboard", payment return. */
+export const PAYPAL_RETURN_MESSAGES = {
+  cancelled: 'PayPal checkout was cancelled',
+  completed: 'Payment completed. Your license was upgraded.',
+  failed: 'Failed to finalize PayPal payment. Please contact support if you were charged.',
+} as const;
+
+/** sessionStorage: the orders this tab has already asked to capture (it survives a reload of the tab). */
+const CAPTURE_CLAIM_PREFIX = 'keyport.paypal-capture.';
+/** This page load's claims: React's double effects, and a browser whose sessionStorage refuses writes. */
+const claimedThisLoad = new Set<string>();
+
+/**
+ * True the first time this tab sees the order, false after: a second effect run, a reload of the return URL, a
+ * back-navigation to it. The server is idempotent as well (a second capture changes nothing), so this only spares
+ * the person a second request and a second toast.
+ */
+export function claimPaypalCapture(orderId: string): boolean {
+  if (claimedThisLoad.has(orderId)) return false;
+  claimedThisLoad.add(orderId);
+  try {
+    const key = CAPTURE_CLAIM_PREFIX + orderId;
+    if (sessionStorage.getItem(key) !== null) return false;
+    sessionStorage.setItem(key, new Date().toISOString());
+  } catch {
+    // Storage unavailable (a private mode, a full quota): this load's claim still holds.
+  }
+  return true;
+}
+
+/** Navigations (history entries) already handled: a cancel toast shows once per return, not per effect run. */
+const handledNavigations = new Set<string>();
+
+/**
+ * §2, §4 "Dashboard: payment return is handled only once". On `/customer/my-keys?paypalReturn=true&token=…` (or
+ * `orderId=…`) captures the order once, says how it went, and refreshes the keys; on `?paypalCancel=true` says the
+ * checkout was cancelled. The parameters are removed at once, replacing the history entry.
+ */
+export function usePaypalReturn() {
+  const [params, setParams] = useSearchParams();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const present = hasPaypalReturn(params);
+  const returned = params.get('paypalReturn') === 'true';
+  const cancelled = params.get('paypalCancel') === 'true';
+  const orderId = params.get('token') ?? params.get('orderId');
+
+  useEffect(() => {
+    if (!present) return;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        PAYPAL_RETURN_PARAMS.forEach((name) => next.delete(name));
+        return next;
+      },
+      { replace: true },
+    );
+    if (handledNavigations.has(location.key)) return;
+    handledNavigations.add(location.key);
+
+    if (cancelled) {
+      toast.info(PAYPAL_RETURN_MESSAGES.cancelled);
+      return;
+    }
+    if (!returned) return; // a stray token or orderId: nothing to do
+    if (!orderId) {
+      toast.error(PAYPAL_RETURN_MESSAGES.failed);
+      return;
+    }
+    if (!claimPaypalCapture(orderId)) {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
+      return;
+    }
+    void capturePaypal(orderId).then((captured) => {
+      if (captured.status === 'succeeded') {
+        toast.success(PAYPAL_RETURN_MESSAGES.completed);
+        // The browser's copy of the server's event (same unique id: the provider counts it once).
+        const { order, key } = captured;
+        const dollars = (cents: number) => cents / 100;
+        track(
+          'Completed Upgrade Purchase',
+          {
+            license_key: key?.api_key ?? null,
+            upgrade_from: order.from,
+            upgrade_to: order.to,
+            payment_method: 'paypal',
+            order_id: order.id,
+            subtotal: dollars(order.base_amount),
+            tax: dollars(order.vat_amount),
+            tax_rate: order.vat_rate,
+            total: dollars(order.total_amount),
+            currency: 'USD',
+          },
+          { uniqueId: ANALYTICS_EVENT_IDS.upgradeOrder(order.id), value: dollars(order.total_amount) },
+        );
+      } else toast.error(PAYPAL_RETURN_MESSAGES.failed);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.purchasedUpgrades });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.upgradeOptionsAll });
+    });
+  }, [present, returned, cancelled, orderId, location.key, setParams, queryClient]);
+}
