@@ -1,7 +1,10 @@
 import { and, eq, like } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  analyticsOutbox,
+  auditLog,
   emailOutbox,
+  invoices,
   licenseKeys,
   licenseKeyTierChanges,
   paymentWebhookEvents,
@@ -463,5 +466,38 @@ describe('refunds through PAYMENT.CAPTURE.REFUNDED', () => {
     const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.providerPaymentId, ref));
     expect(order!.status).toBe('refunded');
     expect(await tierOf(key)).toBe('PRO');
+  });
+});
+
+describe('after the sale, the same as a card purchase', () => {
+  it('a PayPal purchase gets its invoice, audit rows and analytics event; its refund a credit note', async () => {
+    const { id: userId, token, ref } = await approvedOrder();
+    const captured = await capture(token, ref);
+    expect(captured.statusCode).toBe(200);
+    await wallet.idle();
+    const orderId = captured.json<{ order: { id: number } }>().order.id;
+
+    const docs = () => t.db.select().from(invoices).where(eq(invoices.orderId, orderId));
+    const [invoice] = await docs();
+    expect(invoice).toMatchObject({ kind: 'invoice', provider: 'paypal_sandbox', providerPaymentId: ref });
+    expect(invoice!.number).toMatch(/^\d{4}-\d{6}$/);
+    const [event] = await t.db
+      .select()
+      .from(analyticsOutbox)
+      .where(and(eq(analyticsOutbox.userId, userId), eq(analyticsOutbox.name, 'Completed Upgrade Purchase')));
+    expect(event!.uniqueId).toBe(`upgrade-order-${orderId}`);
+    expect(event!.payload.properties).toMatchObject({ payment_method: 'paypal' });
+
+    await wallet.refundCapture(ref, invoice!.totalCents);
+    await wallet.idle();
+    const kinds = (await docs()).map((doc) => doc.kind).sort();
+    expect(kinds).toEqual(['credit_note', 'invoice']);
+    const actions = (
+      await t.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.objectId, String(orderId)))
+    ).map((row) => row.action);
+    expect(actions).toEqual(expect.arrayContaining(['order.completed', 'order.refunded']));
   });
 });

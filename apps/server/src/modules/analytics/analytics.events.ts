@@ -68,7 +68,7 @@ export function upgradePurchaseEvent(order: CompletedUpgradeOrder): ServerEvent 
       upgrade_from: order.fromTier,
       upgrade_to: order.toTier,
       price: dollars(order.baseAmountCents),
-      payment_method: order.provider === 'paypal' ? 'paypal' : 'card',
+      payment_method: order.provider.startsWith('paypal') ? 'paypal' : 'card',
       payment_intent_id: order.providerPaymentId,
       is_business: billing.is_business,
       billing_country: billing.address.country,
