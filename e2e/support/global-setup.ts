@@ -22,6 +22,9 @@ export default async function globalSetup() {
       LOG_LEVEL: 'info',
       AUTH_RATE_LIMIT_MAX: '1000',
       RATE_LIMIT_PER_MINUTE: '100000',
+      // Every browser and API call of the run comes from 127.0.0.1: the per-IP limits are tested in the integration suite.
+      ADD_KEY_RATE_LIMIT_MAX_PER_IP: '1000',
+      UPGRADE_TOKEN_RATE_LIMIT_MAX_PER_IP: '1000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

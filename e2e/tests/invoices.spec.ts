@@ -34,6 +34,11 @@ test('a card upgrade gets an invoice: Settings → Invoices lists it and downloa
   // Pay LITE → REGULAR with the sandbox's test card.
   const card = page.getByTestId('key-card');
   await card.getByRole('button', { name: 'Upgrade' }).click();
+  // §2 dialog 5: Upgrade Options first.
+  await page
+    .getByRole('dialog', { name: 'Upgrade Options' })
+    .getByRole('button', { name: /Upgrade License/ })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Upgrade License' });
   await dialog.getByText('Upgrade to REGULAR').click();
   await dialog.getByLabel('Full name').fill('Erika Mustermann');
