@@ -155,6 +155,8 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       return total;
     })().finally(() => {
       running = null;
+      // A nudge that came after the loop's last check (a commit right at the end of a run) gets its own pass.
+      if (again && !stopped) deliverSoon();
     });
     return running;
   }
