@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { openDatabase, type Database, type Db } from '../../src/db/client';
@@ -10,6 +10,21 @@ import { users } from '../../src/db/schema';
 import type { Adapters } from '../../src/services';
 
 let database: Promise<Database> | null = null;
+
+/**
+ * The apps still open, with the test file that built each. The server project runs its files in one process
+ * (`isolate: false`), so an app a file left open (its `afterAll` did not run) would keep its background workers going
+ * on the shared database while the next file runs: a new file's first app closes the earlier files' apps first.
+ */
+const openApps = new Map<FastifyInstance, string | undefined>();
+
+async function closeAppsOfOtherFiles(file: string | undefined): Promise<void> {
+  for (const [app, owner] of openApps) {
+    if (owner === file) continue;
+    openApps.delete(app);
+    await app.close();
+  }
+}
 
 /**
  * One database per test worker: an in-memory PGlite (it takes seconds to start), or the PostgreSQL
@@ -41,6 +56,8 @@ export async function createTestApp(
   adapters: Adapters = {},
   logDestination?: NodeJS.WritableStream,
 ): Promise<TestApp> {
+  const file = expect.getState().testPath;
+  await closeAppsOfOtherFiles(file);
   const { db } = await getTestDatabase();
   await resetDatabase(db);
   const config = loadConfig({
@@ -52,7 +69,13 @@ export async function createTestApp(
     ...env,
   });
   const app = await buildApp(config, { db, adapters, logDestination });
+  app.addHook('onClose', async () => {
+    openApps.delete(app);
+  });
   await app.ready();
+  openApps.set(app, file);
+  // Runs when the file's tests end if this is called from the file's body or a test; from a `beforeAll` vitest
+  // ignores it, and the next file's first app closes this one (above).
   afterAll(() => app.close());
   return { app, db };
 }
