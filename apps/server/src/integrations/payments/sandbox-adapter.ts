@@ -10,7 +10,7 @@ import {
   type ProviderPayment,
   type ProviderPaymentStatus,
 } from './port';
-import { redactSecrets } from './redact-secrets';
+import { createSandboxEventDelivery } from './sandbox-event-delivery';
 import { signStripePayload, verifyStripeWebhook } from './stripe-webhook';
 
 /** What a sandbox test card does (packages/shared's `sandboxCardOutcome` decides it from the card number). */
@@ -64,8 +64,13 @@ type Row = typeof sandboxPayments.$inferSelect;
  */
 export function createSandboxPaymentProvider(options: SandboxPaymentProviderOptions): SandboxPaymentProvider {
   const { db, webhookSecret, deliver, log } = options;
-  const retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-  const inFlight = new Set<Promise<void>>();
+  const events = createSandboxEventDelivery({
+    // Signed again for each attempt, as the provider does: the timestamp is the attempt's.
+    attempt: (body) => deliver(body, signStripePayload(body, webhookSecret, nowSeconds())),
+    retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+    log,
+    what: 'sandbox payment event',
+  });
 
   /** Sends an event without making the caller wait for the webhook (Stripe does not either). */
   function emit(type: string, object: Record<string, unknown>): void {
@@ -80,32 +85,7 @@ export function createSandboxPaymentProvider(options: SandboxPaymentProviderOpti
       type,
       data: { object },
     };
-    const delivery = deliverWithRetries(event.id, type, JSON.stringify(event)).finally(() => inFlight.delete(delivery));
-    inFlight.add(delivery);
-  }
-
-  async function deliverWithRetries(eventId: string, type: string, body: string): Promise<void> {
-    for (let attempt = 1; attempt <= retryDelaysMs.length + 1; attempt++) {
-      let problem: string;
-      try {
-        // Signed again for each attempt, as Stripe does: the timestamp is the attempt's.
-        const { statusCode } = await deliver(body, signStripePayload(body, webhookSecret, nowSeconds()));
-        if (statusCode >= 200 && statusCode < 300) {
-          if (attempt > 1) log.info({ eventId, type, attempt }, 'sandbox payment event delivered after a retry');
-          return;
-        }
-        problem = `the webhook answered ${statusCode}`;
-      } catch (error) {
-        problem = error instanceof Error ? `${error.name}: ${redactSecrets(error.message)}` : 'delivery failed';
-      }
-      const delay = retryDelaysMs[attempt - 1];
-      if (delay === undefined) {
-        log.error({ eventId, type, attempts: attempt, problem }, 'sandbox payment event not delivered; giving up');
-        return;
-      }
-      log.warn({ eventId, type, attempt, problem }, 'sandbox payment event not delivered; retrying');
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
+    events.send(event.id, type, JSON.stringify(event));
   }
 
   async function findPayment(ref: string): Promise<Row | undefined> {
@@ -238,9 +218,7 @@ export function createSandboxPaymentProvider(options: SandboxPaymentProviderOpti
       });
     },
 
-    async idle() {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-    },
+    idle: events.idle,
 
     verifyWebhook(rawBody, signatureHeader) {
       return verifyStripeWebhook(rawBody, signatureHeader, webhookSecret);

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { sandboxPaypalOrders } from '../../db/schema';
-import { redactSecrets } from '../payments/redact-secrets';
+import { createSandboxEventDelivery } from '../payments/sandbox-event-delivery';
 import {
   centsToDecimal,
   type CreateWalletOrderInput,
@@ -68,8 +68,13 @@ type Row = typeof sandboxPaypalOrders.$inferSelect;
  */
 export function createSandboxWalletProvider(options: SandboxWalletOptions): SandboxWalletProvider {
   const { db, webhookSecret, deliver, log } = options;
-  const retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-  const inFlight = new Set<Promise<void>>();
+  const events = createSandboxEventDelivery({
+    // Signed again for each attempt, as the provider does: the timestamp is the attempt's.
+    attempt: (body) => deliver(body, signSandboxWalletEvent(body, webhookSecret, new Date())),
+    retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+    log,
+    what: 'sandbox wallet event',
+  });
 
   function emit(eventType: string, resourceType: string, summary: string, resource: Record<string, unknown>): void {
     const event = {
@@ -82,33 +87,7 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
       summary,
       resource,
     };
-    const delivery = deliverWithRetries(event.id, eventType, JSON.stringify(event)).finally(() =>
-      inFlight.delete(delivery),
-    );
-    inFlight.add(delivery);
-  }
-
-  async function deliverWithRetries(eventId: string, type: string, body: string): Promise<void> {
-    for (let attempt = 1; attempt <= retryDelaysMs.length + 1; attempt++) {
-      let problem: string;
-      try {
-        const { statusCode } = await deliver(body, signSandboxWalletEvent(body, webhookSecret, new Date()));
-        if (statusCode >= 200 && statusCode < 300) {
-          if (attempt > 1) log.info({ eventId, type, attempt }, 'sandbox wallet event delivered after a retry');
-          return;
-        }
-        problem = `the webhook answered ${statusCode}`;
-      } catch (error) {
-        problem = error instanceof Error ? `${error.name}: ${redactSecrets(error.message)}` : 'delivery failed';
-      }
-      const delay = retryDelaysMs[attempt - 1];
-      if (delay === undefined) {
-        log.error({ eventId, type, attempts: attempt, problem }, 'sandbox wallet event not delivered; giving up');
-        return;
-      }
-      log.warn({ eventId, type, attempt, problem }, 'sandbox wallet event not delivered; retrying');
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
+    events.send(event.id, eventType, JSON.stringify(event));
   }
 
   async function find(ref: string): Promise<Row | undefined> {
@@ -255,9 +234,7 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
       return toWalletOrder(row);
     },
 
-    async idle() {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-    },
+    idle: events.idle,
 
     async verifyWebhook(headers, rawBody) {
       return verifySandboxWalletEvent(headers, rawBody, webhookSecret);

@@ -6,6 +6,7 @@ import { ApiError, serverMessage as serverMessageOf, isNetworkError } from '../.
 import { createPaymentIntent } from '../api/create-payment-intent';
 import { syncPaymentIntent } from '../api/sync-payment-intent';
 import type { CardConfirmer } from './card-confirmer';
+import { upgradeMetadata } from './upgrade-metadata';
 
 export type PaymentOutcome =
   { status: 'succeeded'; order: OrderQuote; key: Key | null } | { status: 'error'; message: string };
@@ -48,15 +49,7 @@ export async function payForUpgrade({
         theme_type: option.to,
         key: licenseKey.api_key,
         billing,
-        metadata: {
-          license_key: licenseKey.api_key,
-          upgrade_from: option.from,
-          upgrade_to: option.to,
-          is_business: billing.is_business,
-          company_name: billing.company_name ?? null,
-          vat_id: billing.vat_id ?? null,
-          customer_country: billing.address.country,
-        },
+        metadata: upgradeMetadata(licenseKey, option, billing),
       });
     } catch (error) {
       return { status: 'error', message: createFailedMessage(error) };

@@ -4,6 +4,7 @@ import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
 import { ApiError, isNetworkError, serverMessage } from '../../../lib/api-client';
 import { capturePaypalOrder } from '../api/capture-paypal-order';
 import { createPaypalOrder } from '../api/create-paypal-order';
+import { upgradeMetadata } from './upgrade-metadata';
 
 /** §8 "Wallet payment", shown in a yellow line under the PayPal button. ADR 018 says what triggers each. */
 export const WALLET_MESSAGES = {
@@ -50,15 +51,7 @@ export async function startPaypalOrder(input: {
       company_name: billing.company_name ?? null,
       is_business: billing.is_business,
       billing_address: billing.address,
-      metadata: {
-        license_key: licenseKey.api_key,
-        upgrade_from: option.from,
-        upgrade_to: option.to,
-        is_business: billing.is_business,
-        company_name: billing.company_name ?? null,
-        vat_id: billing.vat_id ?? null,
-        customer_country: billing.address.country,
-      },
+      metadata: upgradeMetadata(licenseKey, option, billing),
     });
   } catch (error) {
     return { ok: false, message: serverMessage(error) ?? WALLET_MESSAGES.createFailed };
