@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyticsOutbox, licenseKeys, upgradeOrders } from '../src/db/schema';
+import { analyticsOutbox, upgradeOrders } from '../src/db/schema';
 import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
+import { ownedKey } from './helpers/keys';
 
 // The defaults users get: sandbox payments and the sandbox analytics adapter (no KLAVIYO_PRIVATE_KEY).
 let t: TestApp;
@@ -18,11 +19,7 @@ const newUser = async () => {
   return { email, ...(await signUp(t, email, { ip: `10.70.0.${people}` })) };
 };
 
-async function keyFor(userId: number, tier: 'LITE' | 'REGULAR'): Promise<string> {
-  const [apiKey] = await t.app.services.keys.mintKeys(tier, 1);
-  await t.db.update(licenseKeys).set({ ownerId: userId, claimedAt: new Date() }).where(eq(licenseKeys.apiKey, apiKey!));
-  return apiKey!;
-}
+const keyFor = (userId: number, tier: 'LITE' | 'REGULAR' = 'LITE') => ownedKey(t, userId, tier);
 
 const BILLING = {
   name: 'Sam Buyer',

@@ -14,6 +14,7 @@ import {
 import { REVERSE_CHARGE_NOTE } from '../src/modules/invoices/invoice-pdf';
 import { createInvoicesService } from '../src/modules/invoices/invoices.service';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
+import { ownedKey, tierOf as tierOfKey } from './helpers/keys';
 
 const WEBHOOK_SECRET = 'whsec_test_invoices_suite';
 const PUBLIC_URL = 'https://portal.example.com';
@@ -58,14 +59,9 @@ const newUser = (label = 'buyer', role?: string) =>
     ...(role ? { role } : {}),
   });
 
-async function liteKeyFor(userId: number): Promise<string> {
-  const [apiKey] = await t.app.services.keys.mintKeys('LITE', 1);
-  await t.db.update(licenseKeys).set({ ownerId: userId, claimedAt: new Date() }).where(eq(licenseKeys.apiKey, apiKey!));
-  return apiKey!;
-}
+const liteKeyFor = (userId: number) => ownedKey(t, userId, 'LITE');
 
-const tierOf = async (apiKey: string) =>
-  (await t.db.select({ tier: licenseKeys.tier }).from(licenseKeys).where(eq(licenseKeys.apiKey, apiKey)))[0]?.tier;
+const tierOf = (apiKey: string) => tierOfKey(t, apiKey);
 
 const GERMAN_CONSUMER = {
   name: 'Greta Kunde',

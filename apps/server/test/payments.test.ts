@@ -14,6 +14,7 @@ import {
 } from '../src/integrations/payments/sandbox-adapter';
 import { signStripePayload } from '../src/integrations/payments/stripe-webhook';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
+import { ownedKey, tierOf as tierOfKey } from './helpers/keys';
 
 const WEBHOOK_SECRET = 'whsec_test_payments_suite';
 
@@ -50,14 +51,9 @@ let ips = 0;
 const newUser = (label = 'payer') =>
   signUp(t, `${label}-${++people}@example.com`, { ip: `10.40.${Math.floor(++ips / 250)}.${(ips % 250) + 1}` });
 
-async function liteKeyFor(userId: number): Promise<string> {
-  const [apiKey] = await t.app.services.keys.mintKeys('LITE', 1);
-  await t.db.update(licenseKeys).set({ ownerId: userId, claimedAt: new Date() }).where(eq(licenseKeys.apiKey, apiKey!));
-  return apiKey!;
-}
+const liteKeyFor = (userId: number) => ownedKey(t, userId, 'LITE');
 
-const tierOf = async (apiKey: string) =>
-  (await t.db.select({ tier: licenseKeys.tier }).from(licenseKeys).where(eq(licenseKeys.apiKey, apiKey)))[0]?.tier;
+const tierOf = (apiKey: string) => tierOfKey(t, apiKey);
 
 const GERMAN_CONSUMER = {
   name: 'Greta Kunde',

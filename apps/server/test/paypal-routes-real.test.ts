@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { licenseKeys, upgradeOrders } from '../src/db/schema';
+import { upgradeOrders } from '../src/db/schema';
 import { startFakePaypalApi, type FakePaypalApi } from './fakes/paypal-api';
 import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
+import { ownedKey, tierOf as tierOfKey } from './helpers/keys';
 
 /**
  * The PayPal routes with the real adapter (chosen by config, as in production), pointed at the local fake of Orders v2:
@@ -28,13 +29,8 @@ afterAll(() => fake.close());
 let people = 0;
 const newUser = () => signUp(t, `paypal-real-${++people}@example.com`, { ip: `10.42.0.${people}` });
 
-async function liteKeyFor(userId: number): Promise<string> {
-  const [apiKey] = await t.app.services.keys.mintKeys('LITE', 1);
-  await t.db.update(licenseKeys).set({ ownerId: userId, claimedAt: new Date() }).where(eq(licenseKeys.apiKey, apiKey!));
-  return apiKey!;
-}
-const tierOf = async (apiKey: string) =>
-  (await t.db.select({ tier: licenseKeys.tier }).from(licenseKeys).where(eq(licenseKeys.apiKey, apiKey)))[0]?.tier;
+const liteKeyFor = (userId: number) => ownedKey(t, userId, 'LITE');
+const tierOf = (apiKey: string) => tierOfKey(t, apiKey);
 
 const body = (key: string) => ({
   price_id: 'price_sandbox_lite_to_regular',

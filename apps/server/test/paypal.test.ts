@@ -18,6 +18,7 @@ import {
   type SandboxWalletProvider,
 } from '../src/integrations/wallet/sandbox-adapter';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
+import { ownedKey, tierOf as tierOfKey } from './helpers/keys';
 
 const WEBHOOK_SECRET = 'paypal_sandbox_test_secret';
 
@@ -49,14 +50,9 @@ let ips = 0;
 const newUser = (label = 'wallet') =>
   signUp(t, `${label}-${++people}@example.com`, { ip: `10.41.${Math.floor(++ips / 250)}.${(ips % 250) + 1}` });
 
-async function keyFor(userId: number, tier: 'LITE' | 'REGULAR' | 'PRO' = 'LITE'): Promise<string> {
-  const [apiKey] = await t.app.services.keys.mintKeys(tier, 1);
-  await t.db.update(licenseKeys).set({ ownerId: userId, claimedAt: new Date() }).where(eq(licenseKeys.apiKey, apiKey!));
-  return apiKey!;
-}
+const keyFor = (userId: number, tier: 'LITE' | 'REGULAR' | 'PRO' = 'LITE') => ownedKey(t, userId, tier);
 
-const tierOf = async (apiKey: string) =>
-  (await t.db.select({ tier: licenseKeys.tier }).from(licenseKeys).where(eq(licenseKeys.apiKey, apiKey)))[0]?.tier;
+const tierOf = (apiKey: string) => tierOfKey(t, apiKey);
 
 /** The spec's flat body (§7), a German consumer. */
 const body = (key: string, extra: Record<string, unknown> = {}) => ({

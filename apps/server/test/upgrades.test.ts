@@ -2,6 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { licenseKeys, licenseKeyTierChanges, purchasedUpgrades, upgradeTokens } from '../src/db/schema';
 import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
+import { tierOf as tierOfKey } from './helpers/keys';
 
 let t: TestApp;
 let people = 0;
@@ -26,8 +27,7 @@ async function keysFor(userId: number, tier: 'LITE' | 'REGULAR' | 'PRO', count =
   return minted;
 }
 
-const tierOf = async (apiKey: string) =>
-  (await t.db.select({ tier: licenseKeys.tier }).from(licenseKeys).where(eq(licenseKeys.apiKey, apiKey)))[0]?.tier;
+const tierOf = (apiKey: string) => tierOfKey(t, apiKey);
 
 async function mintTokens(path: 'LITE_TO_REGULAR' | 'REGULAR_TO_PRO' | 'LITE_TO_PRO', count: number) {
   const { token } = await staff();

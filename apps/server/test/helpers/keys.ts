@@ -1,0 +1,17 @@
+import { eq } from 'drizzle-orm';
+import type { Tier } from '@keyport/shared/domain/tiers';
+import { licenseKeys } from '../../src/db/schema';
+import type { TestApp } from './test-app';
+
+/** A new key of `tier`, minted by the keys service and claimed by the user (as adding it on the dashboard does). */
+export async function ownedKey(t: TestApp, userId: number, tier: Tier = 'LITE'): Promise<string> {
+  const [apiKey] = await t.app.services.keys.mintKeys(tier, 1);
+  await t.db.update(licenseKeys).set({ ownerId: userId, claimedAt: new Date() }).where(eq(licenseKeys.apiKey, apiKey!));
+  return apiKey!;
+}
+
+/** The key's tier as stored now. */
+export async function tierOf(t: TestApp, apiKey: string): Promise<Tier | undefined> {
+  const [row] = await t.db.select({ tier: licenseKeys.tier }).from(licenseKeys).where(eq(licenseKeys.apiKey, apiKey));
+  return row?.tier;
+}
