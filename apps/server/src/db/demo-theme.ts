@@ -24,6 +24,12 @@ export interface GenerateThemeZipOptions {
   mtime?: Date;
   /** A top-level folder holding the theme, e.g. 'aurora-pro'. Default: the theme is at the zip root. */
   folder?: string;
+  /**
+   * 'current' (default) or 'previous': the theme as it was one version before, with real differences for the theme
+   * upgrade merge — the accent colour setting was called `color_primary` (renamed to `color_accent`), an
+   * `announcement-bar` section existed (removed) and the header had no `menu_item` block type (added).
+   */
+  variant?: 'current' | 'previous';
 }
 
 export interface GeneratedThemeZip {
@@ -116,20 +122,38 @@ function buildThemeFiles(options: GenerateThemeZipOptions & { themeName: string 
   const files: ThemeFile[] = [
     { path: 'layout/theme.liquid', content: themeLayout() },
     { path: 'layout/password.liquid', content: passwordLayout() },
-    { path: 'templates/index.json', content: toJson(indexTemplate()) },
+    { path: 'templates/index.json', content: toJson(indexTemplate(isPrevious(options))) },
     { path: 'templates/product.json', content: toJson(productTemplate()) },
     { path: 'templates/collection.json', content: toJson(collectionTemplate()) },
-    { path: 'sections/header.liquid', content: headerSection() },
+    { path: 'sections/header.liquid', content: headerSection(isPrevious(options)) },
     { path: 'sections/footer.liquid', content: footerSection() },
+    ...(isPrevious(options) ? [{ path: 'sections/announcement-bar.liquid', content: announcementSection() }] : []),
     { path: 'snippets/license-check.liquid', content: licenseSnippet(options.edition) },
     { path: 'assets/theme.css', content: themeCss() },
     { path: 'assets/theme.js', content: themeJs(options.version), streamed: true },
     { path: 'config/settings_schema.json', content: toJson(settingsSchema(options)) },
   ];
-  const settingsData = settingsDataText(options.settingsData ?? 'plain');
+  const settingsData = settingsDataText(options.settingsData ?? 'plain', accentId(options));
   if (settingsData !== null) files.push({ path: 'config/settings_data.json', content: settingsData });
   files.push({ path: 'locales/en.default.json', content: toJson(englishLocale()) });
   return files;
+}
+
+function isPrevious(options: { variant?: 'current' | 'previous' }): boolean {
+  return options.variant === 'previous';
+}
+
+function accentId(options: { variant?: 'current' | 'previous' }): string {
+  return isPrevious(options) ? 'color_primary' : 'color_accent';
+}
+
+function announcementSection(): string {
+  return `<div class="announcement-bar">{{ section.settings.text }}</div>
+
+{% schema %}
+{ "name": "Announcement bar", "settings": [{ "type": "text", "id": "text", "label": "Text", "default": "Free shipping" }] }
+{% endschema %}
+`;
 }
 
 function toJson(value: unknown): string {
@@ -161,7 +185,7 @@ function settingsSchema(options: GenerateThemeZipOptions & { themeName: string }
     {
       name: 'Colors',
       settings: [
-        { type: 'color', id: 'color_accent', label: 'Accent', default: '#1f6feb' },
+        { type: 'color', id: accentId(options), label: 'Accent', default: '#1f6feb' },
         { type: 'color', id: 'color_background', label: 'Background', default: '#ffffff' },
       ],
     },
@@ -175,17 +199,17 @@ function settingsSchema(options: GenerateThemeZipOptions & { themeName: string }
   return sections;
 }
 
-function settingsDataText(kind: 'plain' | 'bom-comment' | 'missing'): string | null {
+function settingsDataText(kind: 'plain' | 'bom-comment' | 'missing', accent: string): string | null {
   if (kind === 'missing') return null;
   const json = toJson({
     current: {
-      color_accent: '#1f6feb',
+      [accent]: '#1f6feb',
       color_background: '#ffffff',
       license_token: '',
       sections: { header: { type: 'header', settings: { sticky: true } } },
       content_for_index: [],
     },
-    presets: { Default: { color_accent: '#1f6feb', color_background: '#ffffff' } },
+    presets: { Default: { [accent]: '#1f6feb', color_background: '#ffffff' } },
   });
   return kind === 'bom-comment' ? `\uFEFF${SHOPIFY_SETTINGS_COMMENT}\n${json}` : json;
 }
@@ -225,9 +249,25 @@ function passwordLayout(): string {
 `;
 }
 
-function indexTemplate(): unknown {
+function indexTemplate(previous: boolean): unknown {
+  if (previous) {
+    return {
+      sections: {
+        announcement: { type: 'announcement-bar', settings: { text: 'Free shipping' } },
+        hero: { type: 'header', settings: {} },
+      },
+      order: ['announcement', 'hero'],
+    };
+  }
   return {
-    sections: { hero: { type: 'header', settings: {} } },
+    sections: {
+      hero: {
+        type: 'header',
+        settings: {},
+        blocks: { home: { type: 'menu_item', settings: { label: 'Home' } } },
+        block_order: ['home'],
+      },
+    },
     order: ['hero'],
   };
 }
@@ -240,14 +280,17 @@ function collectionTemplate(): unknown {
   return { sections: { main: { type: 'header', settings: {} } }, order: ['main'] };
 }
 
-function headerSection(): string {
+function headerSection(previous: boolean): string {
+  const blocks = previous
+    ? ''
+    : ', "blocks": [{ "type": "menu_item", "name": "Menu item", "settings": [{ "type": "text", "id": "label", "label": "Label" }] }]';
   return `<header class="site-header">
   <a href="{{ routes.root_url }}" class="site-header__logo">{{ shop.name }}</a>
   <nav>{% for link in linklists.main-menu.links %}<a href="{{ link.url }}">{{ link.title }}</a>{% endfor %}</nav>
 </header>
 
 {% schema %}
-{ "name": "Header", "settings": [{ "type": "checkbox", "id": "sticky", "label": "Sticky header", "default": true }] }
+{ "name": "Header", "settings": [{ "type": "checkbox", "id": "sticky", "label": "Sticky header", "default": true }]${blocks} }
 {% endschema %}
 `;
 }

@@ -97,6 +97,13 @@ export const DEMO_HOMEPAGE_UPDATES: { daysAgo: number; title: string; body: stri
 ];
 
 /** The theme release seeded per edition (a small generated zip), so downloads work on a fresh install. */
+/** The version before DEMO_RELEASE (the demo theme's 'previous' variant): theme upgrades have something to merge. */
+export const DEMO_PREVIOUS_RELEASE = {
+  version: '4.1.0',
+  themeName: 'Aurora',
+  notes: 'Demo release (previous): the accent setting was color_primary; it had an announcement bar section.',
+} as const;
+
 export const DEMO_RELEASE = {
   version: '4.2.0',
   themeName: 'Aurora',
