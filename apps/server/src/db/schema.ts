@@ -632,6 +632,9 @@ export const themeUpgradeRuns = pgTable(
     targetKeyId: integer('target_key_id')
       .notNull()
       .references(() => licenseKeys.id, { onDelete: 'cascade' }),
+    /** The license key texts at the time of the run (what the report shows). */
+    sourceApiKey: text('source_api_key').notNull(),
+    targetApiKey: text('target_api_key').notNull(),
     sourceEdition: tierEnum('source_edition').notNull(),
     targetEdition: tierEnum('target_edition').notNull(),
     /** The version the merchant's export says it is; null until the engine read it. */

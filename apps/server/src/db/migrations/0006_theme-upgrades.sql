@@ -4,6 +4,8 @@ CREATE TABLE "theme_upgrade_runs" (
 	"user_id" integer NOT NULL,
 	"source_key_id" integer NOT NULL,
 	"target_key_id" integer NOT NULL,
+	"source_api_key" text NOT NULL,
+	"target_api_key" text NOT NULL,
 	"source_edition" "tier" NOT NULL,
 	"target_edition" "tier" NOT NULL,
 	"source_version" text,
