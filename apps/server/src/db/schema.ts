@@ -648,6 +648,8 @@ export const themeUpgradeRuns = pgTable(
     status: themeUpgradeRunStatusEnum('status').notNull().default('running'),
     report: jsonb('report').$type<unknown>(),
     reportHtmlKey: text('report_html_key'),
+    /** The merchant's copies of files they edited (the target's version is in the output), when there are any. */
+    reviewKey: text('review_key'),
     outputKey: text('output_key'),
     errorCode: text('error_code'),
     createdAt: createdAt(),

@@ -17,6 +17,7 @@ CREATE TABLE "theme_upgrade_runs" (
 	"status" "theme_upgrade_run_status" DEFAULT 'running' NOT NULL,
 	"report" jsonb,
 	"report_html_key" text,
+	"review_key" text,
 	"output_key" text,
 	"error_code" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,

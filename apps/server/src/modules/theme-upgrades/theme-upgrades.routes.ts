@@ -55,6 +55,10 @@ export async function themeUpgradesRoutes(app: FastifyInstance, options: ThemeUp
     fileReply(reply, await service.openOutput(user.id, Number(params.id)), 'application/zip'),
   );
 
+  registerRoute(app, contracts.downloadThemeUpgradeReview, async ({ user, params }, _request, reply) =>
+    fileReply(reply, await service.openReview(user.id, Number(params.id)), 'application/zip'),
+  );
+
   registerRoute(app, contracts.downloadThemeUpgradeReportJson, async ({ user, params }, _request, reply) => {
     const report = await service.getReport(user.id, Number(params.id));
     reply

@@ -17,16 +17,30 @@ import type { StoragePort } from '../../integrations/storage/port';
 import type { ConnectService, PreparedConnectionMove } from '../connect/connect.service';
 import type { KeysService, OwnedKeyRecord } from '../keys/keys.service';
 import type { ReleasesService } from '../releases/releases.service';
-import type { ThemeUpgradeEngine } from './engine-port';
+import {
+  ThemeUpgradeError,
+  readThemeInfo,
+  reportToHtml,
+  reviewZipPathFor,
+  upgradeTheme,
+} from '../../lib/theme-upgrade';
+import type { ThemeZipLimits } from '../../lib/theme-zip/scan';
+import { toReportBody } from './report-body';
 import * as repo from './theme-upgrades.repo';
 
 export const RUN_NOT_FOUND = 'Theme upgrade not found.';
 const DAY_MS = 24 * 60 * 60 * 1000;
+const INPUT_ERROR_STATUS: Partial<Record<ThemeUpgradeError['code'], 413 | 422>> = {
+  zip_too_large: 413,
+  edition_mismatch: 422,
+  theme_mismatch: 422,
+};
 
 export interface ThemeUpgradesServiceDeps {
   db: Db;
   storage: StoragePort;
-  engine: ThemeUpgradeEngine;
+  /** The zip limits of release uploads (size, entries, ratio): the merchant's export is held to them. */
+  limits: ThemeZipLimits;
   keys: Pick<KeysService, 'requireOwnedKey' | 'listKeys' | 'findOwnedKeyById'>;
   connect: Pick<ConnectService, 'currentTokenFor' | 'prepareConnectionMove' | 'commitConnectionMove'>;
   releases: Pick<ReleasesService, 'findLatestRelease' | 'findReleaseByVersion' | 'releaseZipPath' | 'releaseManifest'>;
@@ -55,7 +69,7 @@ export interface RunFile {
  * `theme_upgrade_runs`.
  */
 export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
-  const { db, storage, engine, keys, connect, releases } = deps;
+  const { db, storage, keys, connect, releases, limits } = deps;
   const now = deps.now ?? (() => new Date());
 
   /** Both keys the caller's, target at the same or a higher edition; same key only for an update. */
@@ -86,6 +100,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       download_url: files ? `${base}/theme.zip` : null,
       report_json_url: files ? `${base}/report.json` : null,
       report_html_url: files ? `${base}/report.html` : null,
+      review_url: files && row.reviewKey ? `${base}/review.zip` : null,
       created_at: row.createdAt.toISOString(),
       expires_at: row.expiresAt.toISOString(),
       connection_moved: row.connectionMoved,
@@ -170,10 +185,11 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       const stamp = `${run.id}-${randomBytes(6).toString('hex')}`;
       const outputKey = `theme-upgrades/${stamp}.zip`;
       const reportHtmlKey = `theme-upgrades/${stamp}.html`;
+      const reviewKey = `theme-upgrades/${stamp}-review.zip`;
       const outputPath = path.join(deps.workDir, `theme-upgrade-${stamp}.zip`);
       let stored = false;
       try {
-        const info = await engine.readThemeInfo(input.zipPath).catch(toInputError);
+        const info = await readThemeInfo(input.zipPath, limits).catch(toInputError);
         if (info.edition && info.edition !== source.tier) {
           throw new AppError(422, THEME_UPGRADE_MESSAGES.editionMismatch, 'edition_mismatch');
         }
@@ -185,38 +201,42 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
           throw badRequest('Authentication token not available. Please generate token first.', 'token_missing');
         }
         await mkdir(deps.workDir, { recursive: true });
-        const report = await engine
-          .upgradeTheme({
-            merchantZipPath: input.zipPath,
-            originalZipPath: original ? await releases.releaseZipPath(original) : null,
-            targetZipPath: await releases.releaseZipPath(release),
-            token,
-            outputPath,
-            expectedSourceEdition: source.tier,
-          })
-          .catch(toInputError);
-        const html = engine.reportToHtml(report as never);
-        await storage.put(outputKey, outputPath);
+        const report = await upgradeTheme({
+          merchantZipPath: input.zipPath,
+          originalZipPath: original ? await releases.releaseZipPath(original) : null,
+          targetZipPath: await releases.releaseZipPath(release),
+          token,
+          outputPath,
+          expectedSourceEdition: source.tier,
+          limits,
+        }).catch(toInputError);
         const htmlPath = `${outputPath}.html`;
-        await writeFile(htmlPath, html, 'utf8');
-        await storage.put(reportHtmlKey, htmlPath);
+        await writeFile(htmlPath, reportToHtml(report), 'utf8');
         stored = true;
+        await storage.put(outputKey, outputPath);
+        await storage.put(reportHtmlKey, htmlPath);
+        const hasReview = report.files.review.length > 0;
+        if (hasReview) await storage.put(reviewKey, reviewZipPathFor(outputPath));
         const finished = await commitRun(userId, run.id, move, {
           sourceVersion: info.version,
-          report: report as ThemeUpgradeReportBody,
+          report: toReportBody(report),
           outputKey,
           reportHtmlKey,
+          reviewKey: hasReview ? reviewKey : null,
         });
         return toRun(finished);
       } catch (error) {
         await repo
           .finishRun(db, run.id, { status: 'failed', errorCode: error instanceof AppError ? error.code : 'internal' })
           .catch(() => undefined);
-        if (stored) await Promise.all([storage.delete(outputKey), storage.delete(reportHtmlKey)]);
+        if (stored) {
+          await Promise.all([storage.delete(outputKey), storage.delete(reportHtmlKey), storage.delete(reviewKey)]);
+        }
         throw error;
       } finally {
         await rm(outputPath, { force: true });
         await rm(`${outputPath}.html`, { force: true });
+        await rm(reviewZipPathFor(outputPath), { force: true });
       }
     },
 
@@ -246,6 +266,12 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       return row.report as ThemeUpgradeReportBody;
     },
 
+    async openReview(userId: number, id: number): Promise<RunFile> {
+      const row = await requireLiveRun(userId, id);
+      if (!row.reviewKey) throw notFound('This upgrade has no files for review.', 'no_review_files');
+      return openStored(row.reviewKey, `theme-upgrade-${row.id}-your-edited-files.zip`);
+    },
+
     async openReportHtml(userId: number, id: number): Promise<RunFile> {
       const row = await requireLiveRun(userId, id);
       if (!row.reportHtmlKey) throw notFound(RUN_NOT_FOUND, 'run_not_found');
@@ -258,7 +284,13 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
     userId: number,
     runId: number,
     move: PreparedConnectionMove | null,
-    values: { sourceVersion: string | null; report: ThemeUpgradeReportBody; outputKey: string; reportHtmlKey: string },
+    values: {
+      sourceVersion: string | null;
+      report: ThemeUpgradeReportBody;
+      outputKey: string;
+      reportHtmlKey: string;
+      reviewKey: string | null;
+    },
   ): Promise<repo.RunRow> {
     return db.transaction(async (tx) => {
       if (move) await connect.commitConnectionMove(userId, move, tx);
@@ -268,6 +300,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
         report: values.report,
         outputKey: values.outputKey,
         reportHtmlKey: values.reportHtmlKey,
+        reviewKey: values.reviewKey,
         connectionMoved: move !== null,
       });
       if (!row) throw conflict(THEME_UPGRADE_MESSAGES.runInProgress, 'run_in_progress');
@@ -275,10 +308,11 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
     });
   }
 
+  /** The engine's refusals of the uploaded zip are the client's: 413 too large, 422 wrong theme, else 400. */
   function toInputError(error: unknown): never {
-    const input = engine.inputError(error);
-    if (input) throw new AppError(input.code === 'edition_mismatch' ? 422 : 400, input.message, input.code);
-    throw error;
+    if (!(error instanceof ThemeUpgradeError)) throw error;
+    const status = INPUT_ERROR_STATUS[error.code] ?? 400;
+    throw new AppError(status, error.message, error.code);
   }
 }
 export type ThemeUpgradesService = ReturnType<typeof createThemeUpgradesService>;
