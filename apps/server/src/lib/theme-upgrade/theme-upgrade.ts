@@ -396,7 +396,8 @@ function mergeJsonFile(
   if (name === SETTINGS_DATA) {
     const sourceGlobal = globalSettingsOf(parsedText(merchant, SETTINGS_SCHEMA)?.value);
     const document = mergeSettingsData(merchantJson?.value, targetJson?.value ?? {}, sourceGlobal, schema, report);
-    const leading = targetJson?.leading ?? '';
+    // Shopify's comment header: the target's, else the merchant's (without a BOM: the file is written as UTF-8).
+    const leading = (targetJson?.leading || merchantJson?.leading || '').replace(/^\uFEFF/, '');
     return injectLicenseToken(`${leading}${JSON.stringify(document, null, 2)}\n`, token);
   }
   const merchantItem = merchant.byName.get(name);
