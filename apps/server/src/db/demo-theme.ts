@@ -265,7 +265,10 @@ function indexTemplate(featuredBlockTypes?: string[]): unknown {
     };
   }
   const blocks = Object.fromEntries(
-    featuredBlockTypes.map((type, index) => [`${type}-${index + 1}`, { type, settings: { heading: `${type} heading` } }]),
+    featuredBlockTypes.map((type, index) => [
+      `${type}-${index + 1}`,
+      { type, settings: { heading: `${type} heading` } },
+    ]),
   );
   return {
     sections: {

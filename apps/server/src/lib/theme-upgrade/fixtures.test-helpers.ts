@@ -46,7 +46,16 @@ export async function deriveZip(
 }
 
 export const EXTRA_SETTINGS_V1 = [
-  { type: 'select', id: 'layout_style', label: 'Layout', options: [{ value: 'grid', label: 'Grid' }, { value: 'list', label: 'List' }], default: 'grid' },
+  {
+    type: 'select',
+    id: 'layout_style',
+    label: 'Layout',
+    options: [
+      { value: 'grid', label: 'Grid' },
+      { value: 'list', label: 'List' },
+    ],
+    default: 'grid',
+  },
   { type: 'range', id: 'columns', label: 'Columns', min: 1, max: 4, step: 1, default: 3 },
   { type: 'checkbox', id: 'show_badges', label: 'Badges', default: true },
   { type: 'text', id: 'custom_note', label: 'Note', default: '' },
@@ -54,14 +63,28 @@ export const EXTRA_SETTINGS_V1 = [
 
 /** 2.0.0: 'list' layout gone, at most 3 columns, badges became a text, color_background renamed color_page. */
 export const EXTRA_SETTINGS_V2 = [
-  { type: 'select', id: 'layout_style', label: 'Layout', options: [{ value: 'grid', label: 'Grid' }, { value: 'masonry', label: 'Masonry' }], default: 'grid' },
+  {
+    type: 'select',
+    id: 'layout_style',
+    label: 'Layout',
+    options: [
+      { value: 'grid', label: 'Grid' },
+      { value: 'masonry', label: 'Masonry' },
+    ],
+    default: 'grid',
+  },
   { type: 'range', id: 'columns', label: 'Columns', min: 1, max: 3, step: 1, default: 3 },
   { type: 'text', id: 'show_badges', label: 'Badges', default: 'all' },
   { type: 'text', id: 'custom_note', label: 'Note', default: '' },
 ];
 
 export function originalOptions(edition: GenerateThemeZipOptions['edition'] = 'LITE'): GenerateThemeZipOptions {
-  return { edition, version: '1.0.0', featuredSection: { blockTypes: ['text', 'image'] }, extraSettings: EXTRA_SETTINGS_V1 };
+  return {
+    edition,
+    version: '1.0.0',
+    featuredSection: { blockTypes: ['text', 'image'] },
+    extraSettings: EXTRA_SETTINGS_V1,
+  };
 }
 
 export function targetOptions(edition: GenerateThemeZipOptions['edition'] = 'REGULAR'): GenerateThemeZipOptions {
@@ -148,7 +171,10 @@ export async function buildFixture(tempPath: (name: string) => string, folder = 
       'assets/custom.css': '.promo { color: red; }\n',
       'snippets/promo.liquid': '<div class="promo">{{ "general.password_page.login_form_heading" | t }}</div>\n',
       'templates/page.contact.json': JSON.stringify({
-        sections: { main: { type: 'header', settings: { sticky: true } }, gone: { type: 'testimonials', settings: {} } },
+        sections: {
+          main: { type: 'header', settings: { sticky: true } },
+          gone: { type: 'testimonials', settings: {} },
+        },
         order: ['main', 'gone'],
       }),
     },

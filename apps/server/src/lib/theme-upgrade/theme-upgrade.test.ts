@@ -115,7 +115,8 @@ describe('upgradeTheme: LITE 1.0.0 store → REGULAR 2.0.0', () => {
     const merchant = await readZipFiles(fixture.merchant);
     const target = await readZipFiles(fixture.target);
     expect(report.files.added.sort()).toEqual(['assets/custom.css', 'snippets/promo.liquid']);
-    for (const name of report.files.added) expect(output.get(name)?.equals(merchant.get(name) ?? Buffer.alloc(0))).toBe(true);
+    for (const name of report.files.added)
+      expect(output.get(name)?.equals(merchant.get(name) ?? Buffer.alloc(0))).toBe(true);
     expect(report.files.edited).toEqual(['assets/theme.css']);
     expect(output.get('assets/theme.css')?.equals(target.get('assets/theme.css') ?? Buffer.alloc(0))).toBe(true);
     const review = await readZipFiles(reviewZipPathFor(outputPath));
@@ -186,13 +187,20 @@ describe('upgradeTheme: LITE 1.0.0 store → REGULAR 2.0.0', () => {
     const settings = json((await readZipFiles(outputPath)).get('config/settings_data.json')) as {
       current: Record<string, unknown>;
     };
-    expect(settings.current).toMatchObject({ color_accent: '#1f6feb', color_background: '#ffffff', license_token: TOKEN });
+    expect(settings.current).toMatchObject({
+      color_accent: '#1f6feb',
+      color_background: '#ffffff',
+      license_token: TOKEN,
+    });
   });
 });
 
 describe('upgradeTheme: refused input', () => {
   it('refuses a theme of another edition than the source license', async () => {
-    await expectUpgradeError(upgrade(await buildFixture(tempPath), { expectedSourceEdition: 'PRO' }), 'edition_mismatch');
+    await expectUpgradeError(
+      upgrade(await buildFixture(tempPath), { expectedSourceEdition: 'PRO' }),
+      'edition_mismatch',
+    );
   });
 
   it('refuses another theme', async () => {
@@ -217,14 +225,18 @@ describe('upgradeTheme: refused input', () => {
     );
     await expectUpgradeError(upgrade({ ...fixture, merchant: traversal }, { outputPath }), 'unsafe_entry_path');
     const limits = { maxBytes: 10 * 1024 * 1024, maxEntries: 1000, maxUncompressedBytes: 64 * 1024 };
-    const bomb = await deriveZip(fixture.merchant, tempPath('bomb.zip'), { 'assets/zeros.bin': Buffer.alloc(1024 * 1024) });
+    const bomb = await deriveZip(fixture.merchant, tempPath('bomb.zip'), {
+      'assets/zeros.bin': Buffer.alloc(1024 * 1024),
+    });
     await expectUpgradeError(upgrade({ ...fixture, merchant: bomb }, { outputPath, limits }), 'uncompressed_too_large');
     await expect(readFile(outputPath)).rejects.toThrow(/ENOENT/);
   });
 
   it('refuses a template that is not JSON even by Shopify’s rules', async () => {
     const fixture = await buildFixture(tempPath);
-    const broken = await deriveZip(fixture.merchant, tempPath('broken.zip'), { 'templates/index.json': '{ "sections": ' });
+    const broken = await deriveZip(fixture.merchant, tempPath('broken.zip'), {
+      'templates/index.json': '{ "sections": ',
+    });
     await expectUpgradeError(upgrade({ ...fixture, merchant: broken }), 'invalid_theme_json');
   });
 });
@@ -232,7 +244,11 @@ describe('upgradeTheme: refused input', () => {
 describe('readThemeInfo and reportToHtml', () => {
   it('reads edition, version and name', async () => {
     const fixture = await buildFixture(tempPath);
-    await expect(readThemeInfo(fixture.target)).resolves.toEqual({ edition: 'REGULAR', version: '2.0.0', themeName: 'Aurora' });
+    await expect(readThemeInfo(fixture.target)).resolves.toEqual({
+      edition: 'REGULAR',
+      version: '2.0.0',
+      themeName: 'Aurora',
+    });
     const named = tempPath('named.zip');
     await generateThemeZip(named, { edition: 'LITE', version: '3.1.0', themeName: 'Aurora Pro', folder: 'x' });
     await expect(readThemeInfo(named)).resolves.toEqual({ edition: 'PRO', version: '3.1.0', themeName: 'Aurora Pro' });
@@ -272,7 +288,9 @@ async function expectNothingLost(fixture: Fixture, report: ThemeUpgradeReport, o
     expect(inOutput || inReview || vendorCopy, `file ${name}`).toBe(true);
   }
   // Merged JSON: every value is at its place in the output, or reported.
-  const droppedSettings = report.settings.dropped.map((s) => `${s.file}|${s.scope}|${s.id}|${JSON.stringify(s.oldValue)}`);
+  const droppedSettings = report.settings.dropped.map(
+    (s) => `${s.file}|${s.scope}|${s.id}|${JSON.stringify(s.oldValue)}`,
+  );
   const changedSettings = report.settings.changed.map((s) => `${s.file}|${s.scope}|${s.id}`);
   const droppedSections = report.sections.dropped.map((s) => `${s.file}|${s.scope}`);
   for (const name of report.files.merged) {
@@ -299,7 +317,12 @@ async function expectNothingLost(fixture: Fixture, report: ThemeUpgradeReport, o
       const values = getPath(before, settingsPath);
       if (!isPlainObject(values)) continue;
       for (const [id, value] of Object.entries(values)) {
-        if (name === 'config/settings_data.json' && scope.length === 1 && ['sections', 'content_for_index'].includes(id)) continue;
+        if (
+          name === 'config/settings_data.json' &&
+          scope.length === 1 &&
+          ['sections', 'content_for_index'].includes(id)
+        )
+          continue;
         const kept = JSON.stringify(getPath(after, [...settingsPath, id])) === JSON.stringify(value);
         const reported =
           droppedSettings.includes(`${name}|${reportScope}|${id}|${JSON.stringify(value)}`) ||
@@ -318,7 +341,8 @@ function sectionScopes(container: unknown, base: string[]): string[][] {
   for (const [key, section] of Object.entries(sections)) {
     scopes.push([...base, 'sections', key]);
     const blocks = getPath(section, ['blocks']);
-    if (isPlainObject(blocks)) for (const blockKey of Object.keys(blocks)) scopes.push([...base, 'sections', key, 'blocks', blockKey]);
+    if (isPlainObject(blocks))
+      for (const blockKey of Object.keys(blocks)) scopes.push([...base, 'sections', key, 'blocks', blockKey]);
   }
   return scopes;
 }
