@@ -95,10 +95,7 @@ export async function seedDemoData(
  * published when missing. Idempotent.
  */
 async function seedDemoReleases(releases: Services['releases'], log: FastifyBaseLogger): Promise<void> {
-  const demoReleases = [
-    { ...DEMO_PREVIOUS_RELEASE, variant: 'previous' as const },
-    { ...DEMO_RELEASE, variant: 'current' as const },
-  ];
+  const demoReleases = [DEMO_PREVIOUS_RELEASE, DEMO_RELEASE];
   const missing: { edition: Tier; release: (typeof demoReleases)[number] }[] = [];
   for (const edition of TIERS) {
     for (const release of demoReleases) {
@@ -110,8 +107,15 @@ async function seedDemoReleases(releases: Services['releases'], log: FastifyBase
   try {
     for (const { edition, release } of missing) {
       const zipPath = path.join(dir, `${edition.toLowerCase()}-${release.version}.zip`);
-      const { version, notes, themeName, variant } = release;
-      await generateThemeZip(zipPath, { edition, version, themeName, variant });
+      const { version, notes, themeName, theme } = release;
+      await generateThemeZip(zipPath, {
+        edition,
+        version,
+        themeName,
+        settingRenames: 'settingRenames' in theme ? { ...theme.settingRenames } : undefined,
+        announcementBar: 'announcementBar' in theme ? theme.announcementBar : undefined,
+        featuredSection: { blockTypes: [...theme.featuredSection.blockTypes] },
+      });
       try {
         await releases.publishRelease({ edition, version, notes, zipPath, createdBy: null });
       } catch (error) {

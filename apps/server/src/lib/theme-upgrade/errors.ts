@@ -6,11 +6,7 @@ import { ThemeZipError } from '../theme-zip/errors';
  * uncompressed_too_large, not_a_theme …) pass through unchanged; the upgrade adds its own below.
  */
 export type ThemeUpgradeErrorCode =
-  | ThemeZipError['code']
-  | 'edition_mismatch'
-  | 'theme_mismatch'
-  | 'invalid_theme_json'
-  | 'theme_file_too_large';
+  ThemeZipError['code'] | 'edition_mismatch' | 'theme_mismatch' | 'invalid_theme_json' | 'theme_file_too_large';
 
 export class ThemeUpgradeError extends Error {
   override readonly name = 'ThemeUpgradeError';

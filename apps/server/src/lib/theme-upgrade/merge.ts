@@ -35,7 +35,8 @@ export function emptyMergeReport(): Report {
 /** Reads the `{% schema %}` JSON of a section or block liquid file; null when it has none or it does not parse. */
 export function parseLiquidSchema(liquid: string): SectionSchema | null {
   const match = /\{%-?\s*schema\s*-?%\}([\s\S]*?)\{%-?\s*endschema\s*-?%\}/.exec(liquid);
-  if (!match?.[1]) return { settings: new Map(), blocks: new Map(), acceptsAppBlocks: false, acceptsThemeBlocks: false };
+  if (!match?.[1])
+    return { settings: new Map(), blocks: new Map(), acceptsAppBlocks: false, acceptsThemeBlocks: false };
   let schema: unknown;
   try {
     schema = JSON.parse(match[1]);
@@ -134,7 +135,11 @@ function mergeItem(
   report: Report,
 ): Record<string, unknown> {
   const isApp = String(item.type).startsWith('shopify://apps/');
-  const definitions = isApp ? null : kind === 'block' && info.blockSettings ? info.blockSettings : (info.schema?.settings ?? null);
+  const definitions = isApp
+    ? null
+    : kind === 'block' && info.blockSettings
+      ? info.blockSettings
+      : (info.schema?.settings ?? null);
   const out: Record<string, unknown> = { ...item };
   if ('settings' in item) out.settings = mergeSettingValues(item.settings, definitions, { file, scope }, report);
   if ('blocks' in item) {
@@ -293,7 +298,8 @@ export function mergeLocale(
     const key = path.join('.');
     const reference = original === undefined ? getPath(targetLocale, path) : getPath(original, path);
     if (deepEqual(value, reference)) {
-      if (original !== undefined && !deepEqual(value, getPath(targetLocale, path))) report.locales.vendorTextUpdated += 1;
+      if (original !== undefined && !deepEqual(value, getPath(targetLocale, path)))
+        report.locales.vendorTextUpdated += 1;
       return;
     }
     const targetValue = getPath(targetLocale, path);

@@ -27,7 +27,9 @@ function list(items: string[]): string {
 }
 
 function describe(side: ThemeUpgradeReport['source']): string {
-  return [side.themeName ?? 'Unknown theme', side.edition ?? 'unknown edition', side.version ?? 'unknown version'].join(' · ');
+  return [side.themeName ?? 'Unknown theme', side.edition ?? 'unknown edition', side.version ?? 'unknown version'].join(
+    ' · ',
+  );
 }
 
 export function reportToHtml(report: ThemeUpgradeReport): string {
@@ -54,24 +56,45 @@ td{word-break:break-word}th{background:#f6f8fa}.none{color:#656d76}
       `${report.counts.filesAdded} files added by you copied, ${report.counts.filesEdited} edited by you to review.`,
   )}</p>
 <h2>Settings dropped</h2>
-${table(['File', 'Where', 'Setting', 'Your value', 'Why'], settings.dropped.map((s) => [s.file, s.scope, s.id, s.oldValue, s.reason]))}
+${table(
+  ['File', 'Where', 'Setting', 'Your value', 'Why'],
+  settings.dropped.map((s) => [s.file, s.scope, s.id, s.oldValue, s.reason]),
+)}
 <h2>Settings changed</h2>
-${table(['File', 'Where', 'Setting', 'Value', 'Note'], settings.changed.map((s) => [s.file, s.scope, s.id, s.value, s.note]))}
+${table(
+  ['File', 'Where', 'Setting', 'Value', 'Note'],
+  settings.changed.map((s) => [s.file, s.scope, s.id, s.value, s.note]),
+)}
 <h2>Sections and blocks dropped</h2>
-${table(['File', 'Where', 'Type', 'Why', 'Your content'], sections.dropped.map((s) => [s.file, s.scope, s.type, s.reason, s.oldValue]))}
+${table(
+  ['File', 'Where', 'Type', 'Why', 'Your content'],
+  sections.dropped.map((s) => [s.file, s.scope, s.type, s.reason, s.oldValue]),
+)}
 <h2>Files edited by you — review</h2>
 <p>The new version of each file is in the theme; your copy is in the review download.</p>
 ${list(files.review)}
 <h2>Files you added (copied as they are)</h2>
 ${list(files.added)}
 <h2>Translations dropped</h2>
-${table(['File', 'Key', 'Your text', 'Why'], locales.dropped.map((l) => [l.file, l.key, l.value, l.reason]))}
+${table(
+  ['File', 'Key', 'Your text', 'Why'],
+  locales.dropped.map((l) => [l.file, l.key, l.value, l.reason]),
+)}
 <h2>Translations kept</h2>
-${table(['File', 'Key', 'Your text'], locales.kept.map((l) => [l.file, l.key, l.value]))}
+${table(
+  ['File', 'Key', 'Your text'],
+  locales.kept.map((l) => [l.file, l.key, l.value]),
+)}
 <h2>Sections and blocks kept</h2>
-${table(['File', 'Where', 'Type'], sections.kept.map((s) => [s.file, s.scope, s.type]))}
+${table(
+  ['File', 'Where', 'Type'],
+  sections.kept.map((s) => [s.file, s.scope, s.type]),
+)}
 <h2>Settings kept</h2>
-${table(['File', 'Where', 'Setting', 'Value'], settings.kept.map((s) => [s.file, s.scope, s.id, s.value]))}
+${table(
+  ['File', 'Where', 'Setting', 'Value'],
+  settings.kept.map((s) => [s.file, s.scope, s.id, s.value]),
+)}
 <h2>Other files</h2>
 <h3>Merged</h3>
 ${list(files.merged)}

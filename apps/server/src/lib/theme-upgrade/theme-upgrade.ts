@@ -186,16 +186,23 @@ export function themeInfoOf(theme: { texts: Map<string, string> }): {
     try {
       const schema = parseLenientJson(schemaText, SETTINGS_SCHEMA).value;
       if (Array.isArray(schema)) {
-        info = schema.find((group): group is Record<string, unknown> => isPlainObject(group) && group.name === 'theme_info');
+        info = schema.find(
+          (group): group is Record<string, unknown> => isPlainObject(group) && group.name === 'theme_info',
+        );
       }
     } catch {
       info = undefined;
     }
   }
-  const themeName = typeof info?.theme_name === 'string' && info.theme_name.trim() !== '' ? info.theme_name.trim() : null;
+  const themeName =
+    typeof info?.theme_name === 'string' && info.theme_name.trim() !== '' ? info.theme_name.trim() : null;
   const version =
     typeof info?.theme_version === 'string' && info.theme_version.trim() !== '' ? info.theme_version.trim() : null;
-  return { edition: editionFromThemeFiles(themeName, theme.texts.get('snippets/license-check.liquid')), version, themeName };
+  return {
+    edition: editionFromThemeFiles(themeName, theme.texts.get('snippets/license-check.liquid')),
+    version,
+    themeName,
+  };
 }
 
 /** Reads source and target facts without building anything (for the page that names them before the upgrade). */
@@ -235,7 +242,12 @@ function buildTargetSchema(target: OpenTheme): TargetSchema {
 
 /** Same bytes, decided on the central directory: uncompressed size and CRC-32 (see ADR 019). */
 function sameContent(a: ScannedEntry | undefined, b: ScannedEntry | undefined): boolean {
-  return a !== undefined && b !== undefined && a.entry.uncompressedSize === b.entry.uncompressedSize && a.entry.crc32 === b.entry.crc32;
+  return (
+    a !== undefined &&
+    b !== undefined &&
+    a.entry.uncompressedSize === b.entry.uncompressedSize &&
+    a.entry.crc32 === b.entry.crc32
+  );
 }
 
 type Output = { kind: 'raw'; from: OpenTheme; item: ScannedEntry } | { kind: 'new'; name: string; text: string };
@@ -248,13 +260,21 @@ async function runUpgrade(
 ): Promise<ThemeUpgradeReport> {
   const sourceInfo = themeInfoOf(merchant);
   const targetInfo = themeInfoOf(target);
-  if (input.expectedSourceEdition && sourceInfo.edition !== null && sourceInfo.edition !== input.expectedSourceEdition) {
+  if (
+    input.expectedSourceEdition &&
+    sourceInfo.edition !== null &&
+    sourceInfo.edition !== input.expectedSourceEdition
+  ) {
     throw new ThemeUpgradeError(
       'edition_mismatch',
       `The uploaded theme is the ${sourceInfo.edition} edition, but the source license is ${input.expectedSourceEdition}`,
     );
   }
-  if (sourceInfo.themeName !== null && targetInfo.themeName !== null && baseName(sourceInfo.themeName) !== baseName(targetInfo.themeName)) {
+  if (
+    sourceInfo.themeName !== null &&
+    targetInfo.themeName !== null &&
+    baseName(sourceInfo.themeName) !== baseName(targetInfo.themeName)
+  ) {
     throw new ThemeUpgradeError(
       'theme_mismatch',
       `The uploaded theme is ${sourceInfo.themeName}, not ${targetInfo.themeName}; upload the theme your store runs`,
@@ -337,14 +357,21 @@ async function runUpgrade(
   for (const item of target.scan.entries) {
     if (!isFile(item)) continue;
     const replacement = replacements.get(item.entry.fileName);
-    outputs.push(replacement === undefined ? { kind: 'raw', from: target, item } : { kind: 'new', name: item.entry.fileName, text: replacement });
+    outputs.push(
+      replacement === undefined
+        ? { kind: 'raw', from: target, item }
+        : { kind: 'new', name: item.entry.fileName, text: replacement },
+    );
   }
   outputs.push(...extras);
 
   await writeZipAtomically(input.outputPath, outputs);
   const reviewPath = reviewZipPathFor(input.outputPath);
   if (reviewItems.length > 0) {
-    await writeZipAtomically(reviewPath, reviewItems.map((item) => ({ kind: 'raw', from: merchant, item })));
+    await writeZipAtomically(
+      reviewPath,
+      reviewItems.map((item) => ({ kind: 'raw', from: merchant, item })),
+    );
   } else {
     await rm(reviewPath, { force: true });
   }
@@ -396,7 +423,8 @@ function mergeJsonFile(
   if (name === SETTINGS_DATA) {
     const sourceGlobal = globalSettingsOf(parsedText(merchant, SETTINGS_SCHEMA)?.value);
     const document = mergeSettingsData(merchantJson?.value, targetJson?.value ?? {}, sourceGlobal, schema, report);
-    const leading = targetJson?.leading ?? '';
+    // Shopify's comment header: the target's, else the merchant's (without a BOM: the file is written as UTF-8).
+    const leading = (targetJson?.leading || merchantJson?.leading || '').replace(/^\uFEFF/, '');
     return injectLicenseToken(`${leading}${JSON.stringify(document, null, 2)}\n`, token);
   }
   const merchantItem = merchant.byName.get(name);
