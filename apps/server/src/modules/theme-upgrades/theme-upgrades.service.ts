@@ -15,7 +15,7 @@ import type { Db } from '../../db/client';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors';
 import type { StoragePort } from '../../integrations/storage/port';
 import type { ConnectService, PreparedConnectionMove } from '../connect/connect.service';
-import type { KeysService, OwnedKeyRecord } from '../keys/keys.service';
+import type { KeysService } from '../keys/keys.service';
 import type { ReleasesService } from '../releases/releases.service';
 import {
   ThemeUpgradeError,
