@@ -475,7 +475,11 @@ describe('POST /theme-upgrades', () => {
     const blocked = await postUpgrade(person, { target_key: regular.apiKey, source_key: lite.apiKey }, theme);
     expect(blocked.statusCode, blocked.body).toBe(409);
     expect(blocked.json()).toMatchObject({ code: 'run_in_progress' });
-    await t.db.update(themeUpgradeRuns).set({ status: 'failed' }).where(eq(themeUpgradeRuns.id, running!.id));
+    // A run left `running` by a process that died no longer blocks the key after 15 minutes.
+    await t.db
+      .update(themeUpgradeRuns)
+      .set({ createdAt: new Date(Date.now() - 16 * 60 * 1000) })
+      .where(eq(themeUpgradeRuns.id, running!.id));
 
     // Two at once through the API: exactly one succeeds.
     const both = await Promise.all([
@@ -486,6 +490,8 @@ describe('POST /theme-upgrades', () => {
     expect(statuses[0]).toBe(201);
     // Either the second started while the first ran (409), or after it finished (201): never a 500.
     expect([201, 409]).toContain(statuses[1]);
+    const [abandoned] = await t.db.select().from(themeUpgradeRuns).where(eq(themeUpgradeRuns.id, running!.id));
+    expect(abandoned).toMatchObject({ status: 'failed', errorCode: 'abandoned' });
   });
 
   it('keeps the files 7 days, then answers 410', async () => {
