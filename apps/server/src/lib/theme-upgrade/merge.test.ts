@@ -131,6 +131,22 @@ describe('mergeTemplate', () => {
   });
 });
 
+describe('keys that would reach an object prototype', () => {
+  it('are reported as dropped, never assigned', () => {
+    const report = emptyMergeReport();
+    const merchant = JSON.parse(
+      '{"sections":{"__proto__":{"type":"main"},"x":{"type":"shopify://apps/a/sections/b/1","settings":{"__proto__":{"p":1}}}}}',
+    ) as unknown;
+    const merged = mergeTemplate(merchant, 'templates/index.json', target(), report) as {
+      sections: Record<string, { settings: Record<string, unknown> }>;
+    };
+    expect(Object.getPrototypeOf(merged.sections)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(merged.sections.x?.settings)).toBe(Object.prototype);
+    expect(report.sections.dropped.map((d) => d.scope)).toEqual(['sections.__proto__']);
+    expect(report.settings.dropped.map((d) => d.id)).toEqual(['__proto__']);
+  });
+});
+
 describe('mergeSettingsData', () => {
   it('resolves a preset named in current, keeps app embeds, replaces the token and takes the target presets', () => {
     const report = emptyMergeReport();
