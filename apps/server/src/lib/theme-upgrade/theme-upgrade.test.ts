@@ -188,6 +188,18 @@ describe('upgradeTheme: LITE 1.0.0 store → REGULAR 2.0.0', () => {
     await expectThemeCheckClean(outputPath);
   });
 
+  it('an export without settings_data.json gets the target’s with the token', async () => {
+    const fixture = await buildFixture(tempPath);
+    const bare = await deriveZip(fixture.merchant, tempPath('bare.zip'), { 'config/settings_data.json': null });
+    const { report, outputPath } = await upgrade({ ...fixture, merchant: bare });
+    const settings = json((await readZipFiles(outputPath)).get('config/settings_data.json')) as {
+      current: Record<string, unknown>;
+    };
+    expect(settings.current).toEqual({ license_token: TOKEN });
+    expect(report.settings.dropped.filter((s) => s.file === 'config/settings_data.json')).toEqual([]);
+    await expectUnzipTestPasses(outputPath);
+  });
+
   it('a same-edition update keeps everything that still fits', async () => {
     const original = tempPath('pro-1.zip');
     await generateThemeZip(original, originalOptions('PRO'));
@@ -243,6 +255,21 @@ describe('upgradeTheme: refused input', () => {
       'assets/zeros.bin': Buffer.alloc(1024 * 1024),
     });
     await expectUpgradeError(upgrade({ ...fixture, merchant: bomb }, { outputPath, limits }), 'uncompressed_too_large');
+    await expect(readFile(outputPath)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('refuses an export whose added file is corrupt (its CRC-32 is checked before it is copied raw)', async () => {
+    const fixture = await buildFixture(tempPath);
+    const marker = Buffer.from('merchant-added-binary-'.repeat(4));
+    const withBin = await deriveZip(fixture.merchant, tempPath('with-bin.zip'), { 'assets/added.bin': marker });
+    const bytes = await readFile(withBin);
+    const at = bytes.indexOf(marker);
+    expect(at).toBeGreaterThan(0);
+    bytes[at + 3] = (bytes[at + 3] ?? 0) ^ 0xff;
+    const corrupt = tempPath('corrupt.zip');
+    await writeFile(corrupt, bytes);
+    const outputPath = tempPath('not-written.zip');
+    await expectUpgradeError(upgrade({ ...fixture, merchant: corrupt }, { outputPath }), 'invalid_zip');
     await expect(readFile(outputPath)).rejects.toThrow(/ENOENT/);
   });
 
