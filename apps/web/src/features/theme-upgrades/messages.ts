@@ -1,11 +1,8 @@
-/** §8 "Upgrade flows" (wizard and card): the exact texts, and §5 "upgrade file options". */
+import { THEME_UPGRADE_MESSAGES as SHARED } from '@keyport/shared/contracts/theme-upgrades';
+
+/** §8 "Upgrade flows" (wizard and card) and §5 "upgrade file options": the exact texts. */
 export const THEME_UPGRADE_MESSAGES = {
-  loadOptionsFailed: 'Failed to load upgrade options',
-  checkOptionsFailed: 'Failed to check upgrade options',
-  noHigherTier: 'No higher-tier licenses found. You need a REGULAR or PRO license to upgrade LITE theme files.',
-  noUpgradeForLevel: 'No upgrade available for your license level',
-  selectSourceType: 'Please select a license type to upgrade your theme from.',
-  noValidSource: 'Could not find a valid source license for the selected type.',
-  needPro: 'You need a Pro key to perform this upgrade',
+  ...SHARED,
+  /** §5: 'Lite to Regular' not listed ("a message says a Regular key is needed"). */
   needRegular: 'You need a Regular key to perform this upgrade',
 } as const;

@@ -76,10 +76,10 @@ export function chooseSource(
   keys: readonly Key[],
   tier: Tier | null,
 ): { kind: 'page'; slug: UpgradeFileSlug; source: Key; target: Key } | { kind: 'error'; message: string } {
-  if (tier === null) return { kind: 'error', message: THEME_UPGRADE_MESSAGES.selectSourceType };
+  if (tier === null) return { kind: 'error', message: THEME_UPGRADE_MESSAGES.selectLicenseType };
   const slug = slugFor(tierFromFlags(card), tier);
   const target = keysOfTier(keys, tier, card)[0];
-  if (!slug || !target) return { kind: 'error', message: THEME_UPGRADE_MESSAGES.noValidSource };
+  if (!slug || !target) return { kind: 'error', message: THEME_UPGRADE_MESSAGES.invalidSource };
   return { kind: 'page', slug, source: card, target };
 }
 
@@ -109,5 +109,5 @@ export function proAvailability(
   storeVersion: string | null,
 ): { kind: 'update' } | { kind: 'error'; message: string } {
   if (storeVersion === null || compareVersions(latestVersion, storeVersion) > 0) return { kind: 'update' };
-  return { kind: 'error', message: THEME_UPGRADE_MESSAGES.noUpgradeForLevel };
+  return { kind: 'error', message: THEME_UPGRADE_MESSAGES.noUpgradeAvailable };
 }

@@ -1,0 +1,26 @@
+import {
+  downloadThemeUpgradeReportHtml,
+  downloadThemeUpgradeReportJson,
+  downloadThemeUpgradeZip,
+} from '@keyport/shared/contracts/theme-upgrades';
+import { callApiForResponse } from '../../../lib/api-client';
+import { saveFileResponse } from '../../account/api/save-file-response';
+
+export type RunFile = 'theme' | 'json' | 'html';
+
+const CONTRACTS = {
+  theme: downloadThemeUpgradeZip,
+  json: downloadThemeUpgradeReportJson,
+  html: downloadThemeUpgradeReportHtml,
+} as const;
+const FALLBACK_NAMES: Record<RunFile, (id: number) => string> = {
+  theme: (id) => `theme-upgrade-${id}.zip`,
+  json: (id) => `theme-upgrade-${id}-report.json`,
+  html: (id) => `theme-upgrade-${id}-report.html`,
+};
+
+/** Downloads one of a run's files with the session (the links need it), under the server's file name. */
+export async function downloadRunFile(runId: number, file: RunFile): Promise<void> {
+  const response = await callApiForResponse(CONTRACTS[file], { params: { id: String(runId) } });
+  await saveFileResponse(response, FALLBACK_NAMES[file](runId));
+}
