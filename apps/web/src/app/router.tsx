@@ -50,7 +50,12 @@ export function createRouter() {
             </Suspense>
           ),
         },
-        // Pages of later issues (/customer/update_file, /customer/upgrade_file/…) and typos: not found, in the shell.
+        { path: 'update_file', element: page(() => import('./routes/theme-upgrade-pages'), 'UpdateFilePage') },
+        {
+          path: 'upgrade_file/:slug',
+          element: page(() => import('./routes/theme-upgrade-pages'), 'UpgradeFilePage'),
+        },
+        // Typos: not found, in the shell.
         { path: '*', element: page(() => import('./routes/not-found-page'), 'NotFoundInShell') },
       ],
     },

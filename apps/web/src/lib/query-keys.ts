@@ -24,4 +24,5 @@ export const queryKeys = {
   /** Every key's runs (to invalidate them all); `themeUpgradeRuns(key)` for one. */
   themeUpgradeRunsAll: ['theme-upgrade-runs'] as const,
   themeUpgradeRuns: (licenseKey: string) => ['theme-upgrade-runs', licenseKey] as const,
+  themeUpgradeRun: (id: string) => ['theme-upgrade-run', id] as const,
 };

@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
 import { KeyDetail } from '../../features/keys/components/key-detail';
-import { UpgradeLicenseAction } from '../../features/upgrades/components/upgrade-license-action';
 import { KeyCardActions } from '../key-card-actions';
+import { CardUpgradeAction } from '../theme-upgrade-entry';
 
 /** /customer/my-keys/{id} */
 export function KeyPage() {
@@ -13,7 +13,7 @@ export function KeyPage() {
       <KeyDetail
         keyId={keyId}
         renderActions={(card, key) => <KeyCardActions card={card} licenseKey={key} />}
-        renderUpgrade={(_card, key) => <UpgradeLicenseAction licenseKey={key} />}
+        renderUpgrade={(_card, key) => <CardUpgradeAction licenseKey={key} />}
       />
     </div>
   );

@@ -4,7 +4,7 @@ import {
   downloadThemeUpgradeZip,
 } from '@keyport/shared/contracts/theme-upgrades';
 import { callApiForResponse } from '../../../lib/api-client';
-import { saveFileResponse } from '../../account/api/save-file-response';
+import { saveFile } from './save-file';
 
 export type RunFile = 'theme' | 'json' | 'html';
 
@@ -22,5 +22,5 @@ const FALLBACK_NAMES: Record<RunFile, (id: number) => string> = {
 /** Downloads one of a run's files with the session (the links need it), under the server's file name. */
 export async function downloadRunFile(runId: number, file: RunFile): Promise<void> {
   const response = await callApiForResponse(CONTRACTS[file], { params: { id: String(runId) } });
-  await saveFileResponse(response, FALLBACK_NAMES[file](runId));
+  await saveFile(response, FALLBACK_NAMES[file](runId));
 }

@@ -10,7 +10,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { TIER_STYLES } from '../../../components/ui/tier-style';
-import { useKeys } from '../../keys/api/get-keys';
+import { useOwnKeys } from '../api/get-keys';
 import { useUpgradableKeys } from '../api/theme-upgrade-queries';
 import { THEME_UPGRADE_MESSAGES } from '../messages';
 import { slugFor } from '../routing/route-theme-upgrade';
@@ -51,7 +51,7 @@ const choiceClass =
 export function UpgradeThemeFileDialog({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const upgradable = useUpgradableKeys();
-  const keys = useKeys();
+  const keys = useOwnKeys();
   const [picking, setPicking] = useState<{ option: (typeof UPGRADE_FILE_OPTIONS)[number]; target: Key } | null>(null);
   const statuses = new Set(upgradable.data?.upgradable_keys.map((entry) => entry.upgrade_status));
   const loading = upgradable.isPending || keys.isPending;

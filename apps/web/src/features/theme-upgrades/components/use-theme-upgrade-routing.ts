@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Key } from '@keyport/shared/contracts/keys';
-import { keysQueryOptions } from '../../keys/api/get-keys';
+import { ownKeysQueryOptions } from '../api/get-keys';
 import { checkUpdateAvailability } from '../api/check-availability';
 import { THEME_UPGRADE_MESSAGES } from '../messages';
 import { routeThemeUpgrade } from '../routing/route-theme-upgrade';
@@ -27,7 +27,7 @@ export function useThemeUpgradeRouting(card: Key) {
     setState({ status: 'checking' });
     let keys: Key[];
     try {
-      keys = await queryClient.fetchQuery(keysQueryOptions());
+      keys = await queryClient.fetchQuery(ownKeysQueryOptions());
     } catch {
       setState({ status: 'error', message: THEME_UPGRADE_MESSAGES.checkOptionsFailed });
       return;

@@ -35,7 +35,7 @@ export type ThemeUpgradeRoute =
 /** The person's other keys of a tier; free keys (no store connected) first, so the move frees nothing in use. */
 export function keysOfTier(keys: readonly Key[], tier: Tier, except: Key): Key[] {
   const connected = (key: Key) =>
-    Boolean(key.linked_app_store?.trim() || key.main_url?.trim() || key.myshopify?.trim()) ? 1 : 0;
+    key.linked_app_store?.trim() || key.main_url?.trim() || key.myshopify?.trim() ? 1 : 0;
   return keys
     .filter((key) => key.id !== except.id && tierFromFlags(key) === tier)
     .sort((a, b) => connected(a) - connected(b) || a.id - b.id);
