@@ -25,6 +25,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { homepageRoutes } from './modules/homepage/homepage.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
 import { releasesRoutes } from './modules/releases/releases.routes';
+import { themeUpgradesRoutes } from './modules/theme-upgrades/theme-upgrades.routes';
 import { staffRoutes } from './modules/staff/staff.routes';
 import { createServices, type Adapters } from './services';
 import { billingRoutes } from './modules/billing/billing.routes';
@@ -180,6 +181,10 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     maxZipBytes: config.releases.maxBytes,
   });
   await app.register(connectRoutes);
+  await app.register(themeUpgradesRoutes, {
+    uploadDir: path.join(config.dataDir, 'tmp'),
+    maxZipBytes: config.releases.maxBytes,
+  });
   await app.register(upgradesRoutes);
   await app.register(billingRoutes);
   await app.register(paymentsRoutes);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/client';
@@ -31,6 +32,8 @@ import type { VatNumberChecker } from './integrations/vies/port';
 import { createDownloadLinks } from './modules/releases/download-link';
 import { loadDownloadLinkSecret } from './modules/releases/download-link-secret';
 import { createReleasesService } from './modules/releases/releases.service';
+import { createThemeUpgradesService } from './modules/theme-upgrades/theme-upgrades.service';
+import { DEFAULT_THEME_ZIP_LIMITS } from './lib/theme-zip/scan';
 import { createKlaviyoAdapter } from './integrations/analytics/klaviyo-adapter';
 import type { AnalyticsPort } from './integrations/analytics/port';
 import { createSandboxAnalyticsAdapter } from './integrations/analytics/sandbox-adapter';
@@ -140,6 +143,15 @@ export function createServices(
     downloadLimit: limits.downloads,
     maxZipBytes: config.releases.maxBytes,
   });
+  const themeUpgrades = createThemeUpgradesService({
+    db,
+    storage,
+    keys,
+    connect,
+    releases,
+    limits: { ...DEFAULT_THEME_ZIP_LIMITS, maxBytes: config.releases.maxBytes },
+    workDir: path.join(config.dataDir, 'tmp'),
+  });
   const paymentProvider =
     adapters.payments ?? createPaymentProvider(config.payments, { db, log, deliver: runtime.deliverWebhook });
   const vies = adapters.vies ?? createVatChecker(config, log);
@@ -214,6 +226,7 @@ export function createServices(
     storage,
     releases,
     connect,
+    themeUpgrades,
     upgrades,
     billing,
     payments,

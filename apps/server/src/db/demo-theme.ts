@@ -24,6 +24,16 @@ export interface GenerateThemeZipOptions {
   mtime?: Date;
   /** A top-level folder holding the theme, e.g. 'aurora-pro'. Default: the theme is at the zip root. */
   folder?: string;
+  /** Adds sections/featured.liquid with these block types (each with a `heading` text setting), placed on the home page
+   *  template with one block of each type. Default: no such section. For upgrade fixtures (a removed section, a new
+   *  block type). */
+  featuredSection?: { blockTypes: string[] };
+  /** Global setting ids renamed in settings_schema.json and settings_data.json, e.g. { color_accent: 'color_primary' }. */
+  settingRenames?: Record<string, string>;
+  /** More global settings (an 'Extras' group); their `default` values are written into settings_data.json. */
+  extraSettings?: Record<string, unknown>[];
+  /** Adds sections/announcement-bar.liquid, placed first on the home page (the seed's older version has it). */
+  announcementBar?: boolean;
 }
 
 export interface GeneratedThemeZip {
@@ -116,7 +126,10 @@ function buildThemeFiles(options: GenerateThemeZipOptions & { themeName: string 
   const files: ThemeFile[] = [
     { path: 'layout/theme.liquid', content: themeLayout() },
     { path: 'layout/password.liquid', content: passwordLayout() },
-    { path: 'templates/index.json', content: toJson(indexTemplate()) },
+    {
+      path: 'templates/index.json',
+      content: toJson(withAnnouncement(indexTemplate(options.featuredSection?.blockTypes), options.announcementBar)),
+    },
     { path: 'templates/product.json', content: toJson(productTemplate()) },
     { path: 'templates/collection.json', content: toJson(collectionTemplate()) },
     { path: 'sections/header.liquid', content: headerSection() },
@@ -126,7 +139,13 @@ function buildThemeFiles(options: GenerateThemeZipOptions & { themeName: string 
     { path: 'assets/theme.js', content: themeJs(options.version), streamed: true },
     { path: 'config/settings_schema.json', content: toJson(settingsSchema(options)) },
   ];
-  const settingsData = settingsDataText(options.settingsData ?? 'plain');
+  if (options.announcementBar) {
+    files.push({ path: 'sections/announcement-bar.liquid', content: announcementSection() });
+  }
+  if (options.featuredSection) {
+    files.push({ path: 'sections/featured.liquid', content: featuredSection(options.featuredSection.blockTypes) });
+  }
+  const settingsData = settingsDataText(options.settingsData ?? 'plain', options);
   if (settingsData !== null) files.push({ path: 'config/settings_data.json', content: settingsData });
   files.push({ path: 'locales/en.default.json', content: toJson(englishLocale()) });
   return files;
@@ -166,6 +185,8 @@ function settingsSchema(options: GenerateThemeZipOptions & { themeName: string }
       ],
     },
   ];
+  if (options.extraSettings) sections.push({ name: 'Extras', settings: options.extraSettings });
+  if (options.settingRenames) renameSettingIds(sections, options.settingRenames);
   if (options.edition === 'PRO') {
     sections.push({
       name: 'Pro features',
@@ -175,17 +196,36 @@ function settingsSchema(options: GenerateThemeZipOptions & { themeName: string }
   return sections;
 }
 
-function settingsDataText(kind: 'plain' | 'bom-comment' | 'missing'): string | null {
+function renameSettingIds(groups: unknown[], renames: Record<string, string>): void {
+  for (const group of groups) {
+    const settings = (group as { settings?: { id?: string }[] }).settings ?? [];
+    for (const setting of settings) {
+      if (setting.id !== undefined) setting.id = renames[setting.id] ?? setting.id;
+    }
+  }
+}
+
+function settingsDataText(
+  kind: 'plain' | 'bom-comment' | 'missing',
+  options: Pick<GenerateThemeZipOptions, 'settingRenames' | 'extraSettings'> = {},
+): string | null {
   if (kind === 'missing') return null;
+  const rename = (id: string) => options.settingRenames?.[id] ?? id;
+  const extras = Object.fromEntries(
+    (options.extraSettings ?? [])
+      .filter((setting) => typeof setting.id === 'string' && setting.default !== undefined)
+      .map((setting) => [rename(setting.id as string), setting.default]),
+  );
   const json = toJson({
     current: {
-      color_accent: '#1f6feb',
-      color_background: '#ffffff',
+      [rename('color_accent')]: '#1f6feb',
+      [rename('color_background')]: '#ffffff',
+      ...extras,
       license_token: '',
       sections: { header: { type: 'header', settings: { sticky: true } } },
       content_for_index: [],
     },
-    presets: { Default: { color_accent: '#1f6feb', color_background: '#ffffff' } },
+    presets: { Default: { [rename('color_accent')]: '#1f6feb', [rename('color_background')]: '#ffffff' } },
   });
   return kind === 'bom-comment' ? `\uFEFF${SHOPIFY_SETTINGS_COMMENT}\n${json}` : json;
 }
@@ -225,11 +265,68 @@ function passwordLayout(): string {
 `;
 }
 
-function indexTemplate(): unknown {
+function indexTemplate(featuredBlockTypes?: string[]): unknown {
+  if (featuredBlockTypes === undefined) {
+    return {
+      sections: { hero: { type: 'header', settings: {} } },
+      order: ['hero'],
+    };
+  }
+  const blocks = Object.fromEntries(
+    featuredBlockTypes.map((type, index) => [
+      `${type}-${index + 1}`,
+      { type, settings: { heading: `${type} heading` } },
+    ]),
+  );
   return {
-    sections: { hero: { type: 'header', settings: {} } },
-    order: ['hero'],
+    sections: {
+      hero: { type: 'header', settings: {} },
+      featured: { type: 'featured', settings: { title: 'Featured' }, blocks, block_order: Object.keys(blocks) },
+    },
+    order: ['hero', 'featured'],
   };
+}
+
+function withAnnouncement(template: unknown, announcement: boolean | undefined): unknown {
+  if (!announcement) return template;
+  const { sections, order } = template as { sections: Record<string, unknown>; order: string[] };
+  return {
+    sections: { announcement: { type: 'announcement-bar', settings: { text: 'Free shipping' } }, ...sections },
+    order: ['announcement', ...order],
+  };
+}
+
+function announcementSection(): string {
+  return `<div class="announcement-bar">{{ section.settings.text | escape }}</div>
+
+{% schema %}
+{ "name": "Announcement bar", "settings": [{ "type": "text", "id": "text", "label": "Text", "default": "Free shipping" }] }
+{% endschema %}
+`;
+}
+
+function featuredSection(blockTypes: string[]): string {
+  const schema = {
+    name: 'Featured',
+    settings: [{ type: 'text', id: 'title', label: 'Title', default: 'Featured' }],
+    blocks: blockTypes.map((type) => ({
+      type,
+      name: type,
+      settings: [{ type: 'text', id: 'heading', label: 'Heading' }],
+    })),
+    presets: [{ name: 'Featured' }],
+  };
+  return `<section class="featured">
+  <h2>{{ section.settings.title | escape }}</h2>
+  {% for block in section.blocks %}
+    <div class="featured__{{ block.type }}" {{ block.shopify_attributes }}>{{ block.settings.heading | escape }}</div>
+  {% endfor %}
+</section>
+
+{% schema %}
+${JSON.stringify(schema, null, 2)}
+{% endschema %}
+`;
 }
 
 function productTemplate(): unknown {

@@ -97,8 +97,23 @@ export const DEMO_HOMEPAGE_UPDATES: { daysAgo: number; title: string; body: stri
 ];
 
 /** The theme release seeded per edition (a small generated zip), so downloads work on a fresh install. */
+/** The version before DEMO_RELEASE (the demo theme's 'previous' variant): theme upgrades have something to merge. */
+export const DEMO_PREVIOUS_RELEASE = {
+  version: '4.1.0',
+  themeName: 'Aurora',
+  notes: 'Demo release (previous): the accent setting was color_primary; it had an announcement bar section.',
+  /** The older theme: accent colour called color_primary, an announcement bar, a featured section with text blocks. */
+  theme: {
+    settingRenames: { color_accent: 'color_primary' },
+    announcementBar: true,
+    featuredSection: { blockTypes: ['text'] },
+  },
+} as const;
+
 export const DEMO_RELEASE = {
   version: '4.2.0',
   themeName: 'Aurora',
   notes: 'Demo release: a small generated theme with a license token setting.',
+  /** Since the previous version: color_primary renamed color_accent, no announcement bar, a new quote block type. */
+  theme: { featuredSection: { blockTypes: ['text', 'quote'] } },
 } as const;

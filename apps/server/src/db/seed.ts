@@ -10,6 +10,7 @@ import {
   DEMO_CUSTOMER_KEYS,
   DEMO_HOMEPAGE_UPDATES,
   DEMO_ORDER_AGES_MONTHS,
+  DEMO_PREVIOUS_RELEASE,
   DEMO_RELEASE,
   DEMO_USER_STORES,
   TEAM_KEYS,
@@ -89,18 +90,33 @@ export async function seedDemoData(
   return true;
 }
 
-/** A small generated theme zip (generateThemeZip) per edition that has no release yet. Idempotent. */
+/**
+ * Two generated theme zips (generateThemeZip) per edition: the previous demo version and the current one, each
+ * published when missing. Idempotent.
+ */
 async function seedDemoReleases(releases: Services['releases'], log: FastifyBaseLogger): Promise<void> {
-  const missing: Tier[] = [];
-  for (const edition of TIERS) if (!(await releases.hasRelease(edition))) missing.push(edition);
+  const demoReleases = [DEMO_PREVIOUS_RELEASE, DEMO_RELEASE];
+  const missing: { edition: Tier; release: (typeof demoReleases)[number] }[] = [];
+  for (const edition of TIERS) {
+    for (const release of demoReleases) {
+      if (!(await releases.findReleaseByVersion(edition, release.version))) missing.push({ edition, release });
+    }
+  }
   if (missing.length === 0) return;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'keyport-seed-'));
   try {
-    for (const edition of missing) {
-      const zipPath = path.join(dir, `${edition.toLowerCase()}.zip`);
-      await generateThemeZip(zipPath, { edition, version: DEMO_RELEASE.version, themeName: DEMO_RELEASE.themeName });
+    for (const { edition, release } of missing) {
+      const zipPath = path.join(dir, `${edition.toLowerCase()}-${release.version}.zip`);
+      const { version, notes, themeName, theme } = release;
+      await generateThemeZip(zipPath, {
+        edition,
+        version,
+        themeName,
+        settingRenames: 'settingRenames' in theme ? { ...theme.settingRenames } : undefined,
+        announcementBar: 'announcementBar' in theme ? theme.announcementBar : undefined,
+        featuredSection: { blockTypes: [...theme.featuredSection.blockTypes] },
+      });
       try {
-        const { version, notes } = DEMO_RELEASE;
         await releases.publishRelease({ edition, version, notes, zipPath, createdBy: null });
       } catch (error) {
         // Another process seeded the same version meanwhile.
@@ -110,5 +126,5 @@ async function seedDemoReleases(releases: Services['releases'], log: FastifyBase
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  log.info(`Demo theme release ${DEMO_RELEASE.version} seeded for ${missing.join(', ')}.`);
+  log.info(`Demo theme releases seeded: ${missing.map((m) => `${m.edition} ${m.release.version}`).join(', ')}.`);
 }

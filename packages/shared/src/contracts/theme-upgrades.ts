@@ -76,6 +76,8 @@ export const ThemeUpgradeRunSchema = z.object({
   download_url: z.nullable(z.string()),
   report_json_url: z.nullable(z.string()),
   report_html_url: z.nullable(z.string()),
+  /** The merchant's own copies of the files they edited (listed "edited by you — review"); null when none. */
+  review_url: z.nullable(z.string()),
   created_at: z.string(),
   expires_at: z.string(),
   connection_moved: z.boolean(),
@@ -183,6 +185,18 @@ export const downloadThemeUpgradeReportHtml = defineContract({
   method: 'GET',
   path: '/theme-upgrades/:id/report.html',
   summary: 'The report of a run as a readable HTML page',
+  tags: ['theme-upgrades'],
+  access: 'user',
+  params: runIdParams,
+});
+
+/** The merchant's copies of the files they had edited (owner only; 410 after 7 days). */
+export const downloadThemeUpgradeReview = defineContract({
+  operationId: 'downloadThemeUpgradeReview',
+  produces: 'application/zip',
+  method: 'GET',
+  path: '/theme-upgrades/:id/review.zip',
+  summary: 'Your own copies of the files you had edited, for review',
   tags: ['theme-upgrades'],
   access: 'user',
   params: runIdParams,

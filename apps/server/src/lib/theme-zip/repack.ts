@@ -180,7 +180,7 @@ function withoutUnicodePath(extra: Buffer): Buffer {
 }
 
 /** Sequential writes gathered into 512 KiB blocks, with the position written so far. */
-class BufferedWriter {
+export class BufferedWriter {
   position = 0;
   private pending: Buffer[] = [];
   private pendingBytes = 0;

@@ -364,7 +364,7 @@ export async function readSettingsText(zipfile: ZipFile, settings: RawEntry | nu
 }
 
 /** Decompresses one (size-checked) entry into memory. */
-async function readEntryBytes(zipfile: ZipFile, entry: RawEntry): Promise<Buffer> {
+export async function readEntryBytes(zipfile: ZipFile, entry: RawEntry): Promise<Buffer> {
   const chunks: Buffer[] = [];
   await readEntryChunks(zipfile, entry, (chunk) => chunks.push(chunk));
   return Buffer.concat(chunks);

@@ -1,17 +1,28 @@
 import type { ThemeTokenClaims } from '@keyport/shared/contracts/connect';
 import { validateConnectionDomains } from '@keyport/shared/domain/website-domain';
 import type { Tier } from '@keyport/shared/domain/tiers';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { badRequest } from '../../http/errors';
-import type { KeysService } from '../keys/keys.service';
+import type { ConnectionDomains, KeysService, OwnedKeyRecord } from '../keys/keys.service';
 import * as repo from './connect.repo';
 import type { ThemeTokenSigner } from './theme-token';
 
 export interface ConnectServiceDeps {
   db: Db;
-  keys: Pick<KeysService, 'saveConnection' | 'storeToken' | 'requireOwnedKey' | 'findKeyById'>;
+  keys: Pick<KeysService, 'saveConnection' | 'storeToken' | 'requireOwnedKey' | 'findKeyById' | 'moveConnection'>;
   signer: ThemeTokenSigner;
   now?: () => Date;
+}
+
+/** A store connection move prepared before a theme upgrade runs; committed after it succeeded. */
+export interface PreparedConnectionMove {
+  sourceKeyId: number;
+  targetKeyId: number;
+  expectedTargetVersion: number;
+  domains: ConnectionDomains;
+  issuedAt: Date;
+  /** The target key's token after the move: the one written into the upgraded theme. */
+  token: string;
 }
 
 /** What a token must match of its key to count: the key's current token version and tier. */
@@ -94,6 +105,65 @@ export function createConnectService({ db, keys, signer, now = () => new Date() 
       );
       await keys.storeToken(claims.kid, claims.ver, signed);
       return signed;
+    },
+
+    /**
+     * Theme upgrade (issue 10): the token to write into a theme built for the caller's key `target` now — its current
+     * token, re-signed for its tier when it was upgraded since; null when it has none (no store connected yet).
+     */
+    async currentTokenFor(target: OwnedKeyRecord): Promise<string | null> {
+      if (!target.authToken) return null;
+      const claims = await signer.verifySignature(target.authToken);
+      if (!claims || !isCurrentToken(claims, target)) return null;
+      return this.tokenForTier(target.authToken, claims, target.tier);
+    },
+
+    /**
+     * Theme upgrade with a connection move: the token `target` will have once `source`'s store is moved to it (signed
+     * for its next token version and the source's domains), to write into the theme before the move is committed.
+     * Null when the source has no store connected.
+     */
+    async prepareConnectionMove(
+      source: OwnedKeyRecord,
+      target: OwnedKeyRecord,
+    ): Promise<PreparedConnectionMove | null> {
+      const domains = validateConnectionDomains({
+        main_url: source.key.main_url,
+        myshopify: source.key.myshopify,
+        secondary_url: source.key.secondary_url === 'None' ? null : source.key.secondary_url,
+      });
+      if (!domains.ok) return null;
+      const issuedAt = now();
+      const version = target.tokenVersion + 1;
+      const token = await signer.sign(
+        { sub: target.apiKey, kid: target.id, tier: target.tier, domains: domains.whitelist, ver: version },
+        issuedAt,
+      );
+      return {
+        sourceKeyId: source.id,
+        targetKeyId: target.id,
+        expectedTargetVersion: target.tokenVersion,
+        domains: { mainUrl: domains.main_url, myshopify: domains.myshopify, secondaryUrl: domains.secondary_url },
+        issuedAt,
+        token,
+      };
+    },
+
+    /** Commits a prepared move inside the caller's short transaction (409 when the target key changed meanwhile). */
+    async commitConnectionMove(userId: number, move: PreparedConnectionMove, tx: DbOrTx): Promise<void> {
+      const { tokenVersion } = await keys.moveConnection(
+        {
+          ownerId: userId,
+          fromKeyId: move.sourceKeyId,
+          toKeyId: move.targetKeyId,
+          expectedTargetVersion: move.expectedTargetVersion,
+          domains: move.domains,
+          issuedAt: move.issuedAt,
+        },
+        tx,
+      );
+      await keys.storeToken(move.targetKeyId, tokenVersion, move.token, tx);
+      if (move.domains.myshopify) await repo.rememberStore(tx, userId, move.domains.myshopify);
     },
 
     /** Signature and shape only; the caller checks `isCurrent` against the key it loads anyway. */

@@ -179,3 +179,42 @@ export function listTierChanges(db: DbOrTx, keyId: number) {
     .where(eq(licenseKeyTierChanges.licenseKeyId, keyId))
     .orderBy(asc(licenseKeyTierChanges.id));
 }
+
+/**
+ * Theme upgrade (issue 10): frees the owner's key `fromId` of its store — domains and token cleared, a new token
+ * version — and returns the domains it had; null when it is not the owner's key.
+ */
+export function clearConnection(db: DbOrTx, ownerId: number, keyId: number) {
+  return db
+    .update(licenseKeys)
+    .set({
+      mainUrl: null,
+      myshopify: null,
+      secondaryUrl: null,
+      authToken: null,
+      tokenVersion: sql`${licenseKeys.tokenVersion} + 1`,
+      tokenIssuedAt: null,
+    })
+    .where(and(eq(licenseKeys.id, keyId), eq(licenseKeys.ownerId, ownerId)))
+    .returning({ id: licenseKeys.id })
+    .then((rows) => rows[0] ?? null);
+}
+
+/** Saves domains on the owner's key only while its token version is still `expectedVersion`, taking the next one. */
+export function saveConnectionIfVersion(
+  db: DbOrTx,
+  ownerId: number,
+  keyId: number,
+  expectedVersion: number,
+  domains: { mainUrl: string | null; myshopify: string | null; secondaryUrl: string | null },
+  issuedAt: Date,
+) {
+  return db
+    .update(licenseKeys)
+    .set({ ...domains, tokenVersion: sql`${licenseKeys.tokenVersion} + 1`, tokenIssuedAt: issuedAt })
+    .where(
+      and(eq(licenseKeys.id, keyId), eq(licenseKeys.ownerId, ownerId), eq(licenseKeys.tokenVersion, expectedVersion)),
+    )
+    .returning({ id: licenseKeys.id, tokenVersion: licenseKeys.tokenVersion })
+    .then((rows) => rows[0] ?? null);
+}

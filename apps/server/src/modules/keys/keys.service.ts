@@ -129,6 +129,38 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
       return toKey(row);
     },
 
+    /**
+     * Theme upgrade (issue 10), inside the caller's short transaction: moves the store connection (domains) of the
+     * owner's key `fromKeyId` to `toKeyId` and frees `fromKeyId` to connect another store. The target must still be at
+     * token version `expectedTargetVersion` (the token written into the upgraded theme was signed for the next one);
+     * 409 otherwise, and the caller's transaction rolls back.
+     */
+    async moveConnection(
+      move: {
+        ownerId: number;
+        fromKeyId: number;
+        toKeyId: number;
+        expectedTargetVersion: number;
+        domains: ConnectionDomains;
+        issuedAt: Date;
+      },
+      tx: DbOrTx,
+    ): Promise<{ tokenVersion: number }> {
+      const freed = await repo.clearConnection(tx, move.ownerId, move.fromKeyId);
+      if (!freed) throw ownedKeyNotFound();
+      const saved = await repo.saveConnectionIfVersion(
+        tx,
+        move.ownerId,
+        move.toKeyId,
+        move.expectedTargetVersion,
+        move.domains,
+        move.issuedAt,
+      );
+      if (!saved)
+        throw conflict('The license key changed while the theme was upgraded. Please try again.', 'key_changed');
+      return { tokenVersion: saved.tokenVersion };
+    },
+
     listTierChanges: (keyId: number, tx: DbOrTx = db) => repo.listTierChanges(tx, keyId),
 
     /** Stores the token signed for `version` (nothing, when a newer version was taken meanwhile). */

@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { DbOrTx } from '../../db/client';
 import { releases } from '../../db/schema';
@@ -44,4 +44,12 @@ export function hasEditionRelease(db: DbOrTx, edition: Tier) {
     .where(eq(releases.edition, edition))
     .limit(1)
     .then((rows) => rows.length > 0);
+}
+
+/** Fills in the manifest of a release stored before manifests existed (only while it is still empty). */
+export function setReleaseManifest(db: DbOrTx, id: number, manifest: Record<string, string>) {
+  return db
+    .update(releases)
+    .set({ manifest })
+    .where(and(eq(releases.id, id), isNull(releases.manifest)));
 }

@@ -12,6 +12,7 @@ import type { StoragePort } from '../../integrations/storage/port';
 import type { KeysService } from '../keys/keys.service';
 import type { DownloadLinkClaims, DownloadLinks, LinkProblem, SignedLinkQuery } from './download-link';
 import { createPreparedZipCache } from '../../lib/theme-zip/prepared-zip-cache';
+import { computeReleaseManifest, type ReleaseManifest } from './release-manifest';
 import { pickLatestRelease } from './release-version';
 import * as repo from './releases.repo';
 import { repackThemeAtRoot } from '../../lib/theme-zip/repack';
@@ -106,6 +107,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
 
   /** Moves a checked zip into storage and records the release (409 when the version appeared meanwhile). */
   async function storeRelease(input: PublishReleaseInput, zipPath: string, themeName: string | null) {
+    const manifest = await computeReleaseManifest(zipPath, limits).catch(toUploadError);
     const storageKey = `${input.edition.toLowerCase()}/${input.version}-${randomBytes(6).toString('hex')}.zip`;
     const { size } = await storage.put(storageKey, zipPath);
     const row = await repo
@@ -117,6 +119,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
         storageKey,
         sizeBytes: size,
         createdBy: input.createdBy,
+        manifest,
       })
       .catch(async (error: unknown) => {
         await storage.delete(storageKey);
@@ -163,6 +166,31 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
     },
 
     hasRelease: (edition: Tier) => repo.hasEditionRelease(db, edition),
+
+    /** The newest release of an edition (by version), or null. */
+    async findLatestRelease(edition: Tier): Promise<repo.ReleaseRow | null> {
+      return pickLatestRelease(await repo.listEditionReleases(db, edition)) ?? null;
+    },
+
+    /** The release of an edition and version, or null. */
+    async findReleaseByVersion(edition: Tier, version: string): Promise<repo.ReleaseRow | null> {
+      const rows = await repo.listEditionReleases(db, edition);
+      return rows.find((row) => row.version === version) ?? null;
+    },
+
+    /** A local file with the release's zip (the storage port's random-access copy). */
+    releaseZipPath: (release: repo.ReleaseRow) => storage.localPath(release.storageKey),
+
+    /**
+     * The release's per-file sha256 manifest; a release stored before manifests existed gets it computed from its
+     * stored zip now, and saved (backfill on first read).
+     */
+    async releaseManifest(release: repo.ReleaseRow): Promise<ReleaseManifest> {
+      if (release.manifest) return release.manifest;
+      const manifest = await computeReleaseManifest(await storage.localPath(release.storageKey), limits);
+      await repo.setReleaseManifest(db, release.id, manifest);
+      return manifest;
+    },
 
     /** §7 POST /staff/get-releases: the newest release of the caller's key's edition, with a signed link. */
     async getReleaseInfo(userId: number, apiKey: string): Promise<{ version: string; download_link: string }> {

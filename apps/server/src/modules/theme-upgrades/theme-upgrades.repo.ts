@@ -1,0 +1,43 @@
+import { and, desc, eq, or } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { themeUpgradeRuns } from '../../db/schema';
+
+export type RunRow = typeof themeUpgradeRuns.$inferSelect;
+export type NewRun = typeof themeUpgradeRuns.$inferInsert;
+
+/** Starts a run; the partial unique indexes refuse a second run in progress of the same key or store (23505). */
+export function insertRun(db: DbOrTx, values: NewRun) {
+  return db
+    .insert(themeUpgradeRuns)
+    .values(values)
+    .returning()
+    .then((rows) => rows[0]!);
+}
+
+/** Ends a run still in progress (conditional: a run is finished once). */
+export function finishRun(db: DbOrTx, id: number, values: Partial<NewRun>) {
+  return db
+    .update(themeUpgradeRuns)
+    .set({ ...values, finishedAt: new Date() })
+    .where(and(eq(themeUpgradeRuns.id, id), eq(themeUpgradeRuns.status, 'running')))
+    .returning()
+    .then((rows) => rows[0] ?? null);
+}
+
+export function findOwnRun(db: DbOrTx, userId: number, id: number) {
+  return db
+    .select()
+    .from(themeUpgradeRuns)
+    .where(and(eq(themeUpgradeRuns.id, id), eq(themeUpgradeRuns.userId, userId)))
+    .then((rows) => rows[0] ?? null);
+}
+
+/** The caller's runs, newest first; with `keyId`, those where it is the source or the target. */
+export function listOwnRuns(db: DbOrTx, userId: number, keyId?: number) {
+  const own = eq(themeUpgradeRuns.userId, userId);
+  const where =
+    keyId === undefined
+      ? own
+      : and(own, or(eq(themeUpgradeRuns.sourceKeyId, keyId), eq(themeUpgradeRuns.targetKeyId, keyId)));
+  return db.select().from(themeUpgradeRuns).where(where).orderBy(desc(themeUpgradeRuns.id)).limit(50);
+}

@@ -1,0 +1,325 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import {
+  THEME_UPGRADE_MESSAGES,
+  THEME_UPGRADE_RETENTION_DAYS,
+  ThemeUpgradeReportSchema,
+  type ThemeUpgradeReportBody,
+  type ThemeUpgradeRun,
+  type UpgradableKey,
+} from '@keyport/shared/contracts/theme-upgrades';
+import { tierFromFlags, tierRank, type Tier } from '@keyport/shared/domain/tiers';
+import type { Db } from '../../db/client';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors';
+import type { StoragePort } from '../../integrations/storage/port';
+import type { ConnectService, PreparedConnectionMove } from '../connect/connect.service';
+import type { KeysService, OwnedKeyRecord } from '../keys/keys.service';
+import type { ReleasesService } from '../releases/releases.service';
+import {
+  ThemeUpgradeError,
+  readThemeInfo,
+  reportToHtml,
+  reviewZipPathFor,
+  upgradeTheme,
+} from '../../lib/theme-upgrade';
+import type { ThemeZipLimits } from '../../lib/theme-zip/scan';
+import { toReportBody } from './report-body';
+import * as repo from './theme-upgrades.repo';
+
+export const RUN_NOT_FOUND = 'Theme upgrade not found.';
+const DAY_MS = 24 * 60 * 60 * 1000;
+const INPUT_ERROR_STATUS: Partial<Record<ThemeUpgradeError['code'], 413 | 422>> = {
+  zip_too_large: 413,
+  edition_mismatch: 422,
+  theme_mismatch: 422,
+};
+
+export interface ThemeUpgradesServiceDeps {
+  db: Db;
+  storage: StoragePort;
+  /** The zip limits of release uploads (size, entries, ratio): the merchant's export is held to them. */
+  limits: ThemeZipLimits;
+  keys: Pick<KeysService, 'requireOwnedKey' | 'listKeys' | 'findOwnedKeyById'>;
+  connect: Pick<ConnectService, 'currentTokenFor' | 'prepareConnectionMove' | 'commitConnectionMove'>;
+  releases: Pick<ReleasesService, 'findLatestRelease' | 'findReleaseByVersion' | 'releaseZipPath' | 'releaseManifest'>;
+  /** Where the engine writes its output before it is stored (DATA_DIR/tmp). */
+  workDir: string;
+  now?: () => Date;
+}
+
+export interface StartRunInput {
+  targetKey: string;
+  sourceKey: string;
+  moveConnection: boolean;
+  /** The uploaded export; the caller removes it. */
+  zipPath: string;
+}
+
+export interface RunFile {
+  stream: Readable;
+  contentLength: number;
+  filename: string;
+}
+
+/**
+ * Theme-file upgrades (issue 10): which keys can give theme files, the run itself (engine outside any transaction,
+ * output kept 7 days in storage) and the connection move after a successful upgrade to a higher edition. Owns
+ * `theme_upgrade_runs`.
+ */
+export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
+  const { db, storage, keys, connect, releases, limits } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  /** Both keys the caller's, target at the same or a higher edition; same key only for an update. */
+  async function resolvePair(userId: number, targetKey: string, sourceKey: string) {
+    const [target, source] = await Promise.all([
+      keys.requireOwnedKey(userId, targetKey),
+      keys.requireOwnedKey(userId, sourceKey),
+    ]);
+    if (tierRank(target.tier) < tierRank(source.tier)) {
+      throw badRequest(THEME_UPGRADE_MESSAGES.notHigher, 'target_lower_than_source');
+    }
+    const release = await releases.findLatestRelease(target.tier);
+    if (!release) throw notFound(THEME_UPGRADE_MESSAGES.noRelease, 'no_release');
+    return { target, source, release, kind: target.tier === source.tier ? ('update' as const) : ('upgrade' as const) };
+  }
+
+  function toRun(row: repo.RunRow): ThemeUpgradeRun {
+    const expired = row.expiresAt.getTime() <= now().getTime();
+    const base = `/theme-upgrades/${row.id}`;
+    const files = row.status === 'succeeded' && !expired;
+    const parsed = ThemeUpgradeReportSchema.safeParse(row.report);
+    return {
+      id: row.id,
+      status: row.status,
+      source: { key: row.sourceApiKey, edition: row.sourceEdition, version: row.sourceVersion },
+      target: { key: row.targetApiKey, edition: row.targetEdition, version: row.targetVersion },
+      report: parsed.success ? parsed.data : null,
+      download_url: files ? `${base}/theme.zip` : null,
+      report_json_url: files ? `${base}/report.json` : null,
+      report_html_url: files ? `${base}/report.html` : null,
+      review_url: files && row.reviewKey ? `${base}/review.zip` : null,
+      created_at: row.createdAt.toISOString(),
+      expires_at: row.expiresAt.toISOString(),
+      connection_moved: row.connectionMoved,
+    };
+  }
+
+  /** The caller's run whose files are still kept: 404 for another user's, 410 after the retention. */
+  async function requireLiveRun(userId: number, id: number) {
+    const row = await repo.findOwnRun(db, userId, id);
+    if (!row) throw notFound(RUN_NOT_FOUND, 'run_not_found');
+    if (row.status !== 'succeeded' || !row.outputKey) throw notFound(RUN_NOT_FOUND, 'run_not_found');
+    if (row.expiresAt.getTime() <= now().getTime()) {
+      throw new AppError(410, THEME_UPGRADE_MESSAGES.expired, 'run_expired');
+    }
+    return row;
+  }
+
+  async function openStored(key: string, filename: string): Promise<RunFile> {
+    const stat = await storage.stat(key);
+    if (!stat) throw new AppError(410, THEME_UPGRADE_MESSAGES.expired, 'run_expired');
+    return { stream: await storage.createReadStream(key), contentLength: stat.size, filename };
+  }
+
+  return {
+    /**
+     * §7 GET /keys/list_keys_upgrade: the caller's REGULAR keys when they also own a LITE key ('Lite to Regular'), and
+     * PRO keys when they also own a LITE or REGULAR key ('Regular to Pro').
+     */
+    async listUpgradableKeys(userId: number): Promise<{ upgradable_keys: UpgradableKey[]; error: null }> {
+      const owned = (await keys.listKeys(userId)).map((key) => ({ key: key.api_key, tier: tierFromFlags(key) }));
+      const has = (tier: Tier) => owned.some((key) => key.tier === tier);
+      const upgradable: UpgradableKey[] = [];
+      for (const key of owned) {
+        if (key.tier === 'REGULAR' && has('LITE')) upgradable.push({ key: key.key, upgrade_status: 'Lite to Regular' });
+        if (key.tier === 'PRO' && (has('LITE') || has('REGULAR'))) {
+          upgradable.push({ key: key.key, upgrade_status: 'Regular to Pro' });
+        }
+      }
+      return { upgradable_keys: upgradable, error: null };
+    },
+
+    async preview(userId: number, input: { targetKey: string; sourceKey: string }) {
+      const { target, source, release, kind } = await resolvePair(userId, input.targetKey, input.sourceKey);
+      return {
+        source: { key: source.apiKey, edition: source.tier, version: null },
+        target: { key: target.apiKey, edition: target.tier, version: release.version },
+        kind,
+        source_connected: Boolean(source.key.myshopify),
+        source_store: source.key.myshopify,
+      };
+    },
+
+    /**
+     * Runs an upgrade: checks both keys, records the run (409 when one of the same key or store is in progress — the
+     * partial unique indexes decide), runs the engine outside any transaction, stores output and report, then in one
+     * short transaction moves the connection (when asked, for a higher edition) and marks the run succeeded.
+     */
+    async startRun(userId: number, input: StartRunInput): Promise<ThemeUpgradeRun> {
+      const { target, source, release, kind } = await resolvePair(userId, input.targetKey, input.sourceKey);
+      const moveConnection = input.moveConnection && kind === 'upgrade';
+      const startedAt = now();
+      const run = await repo
+        .insertRun(db, {
+          userId,
+          sourceKeyId: source.id,
+          targetKeyId: target.id,
+          sourceApiKey: source.apiKey,
+          targetApiKey: target.apiKey,
+          sourceEdition: source.tier,
+          targetEdition: target.tier,
+          targetVersion: release.version,
+          targetReleaseId: release.id,
+          store: source.key.myshopify?.toLowerCase() ?? null,
+          moveConnection,
+          expiresAt: new Date(startedAt.getTime() + THEME_UPGRADE_RETENTION_DAYS * DAY_MS),
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw conflict(THEME_UPGRADE_MESSAGES.runInProgress, 'run_in_progress');
+          throw error;
+        });
+
+      const stamp = `${run.id}-${randomBytes(6).toString('hex')}`;
+      const outputKey = `theme-upgrades/${stamp}.zip`;
+      const reportHtmlKey = `theme-upgrades/${stamp}.html`;
+      const reviewKey = `theme-upgrades/${stamp}-review.zip`;
+      const outputPath = path.join(deps.workDir, `theme-upgrade-${stamp}.zip`);
+      let stored = false;
+      try {
+        const info = await readThemeInfo(input.zipPath, limits).catch(toInputError);
+        if (info.edition && info.edition !== source.tier) {
+          throw new AppError(422, THEME_UPGRADE_MESSAGES.editionMismatch, 'edition_mismatch');
+        }
+        const original = info.version ? await releases.findReleaseByVersion(source.tier, info.version) : null;
+        if (original) await releases.releaseManifest(original);
+        const move = moveConnection ? await connect.prepareConnectionMove(source, target) : null;
+        const token = move?.token ?? (await connect.currentTokenFor(target));
+        if (!token) {
+          throw badRequest('Authentication token not available. Please generate token first.', 'token_missing');
+        }
+        await mkdir(deps.workDir, { recursive: true });
+        const report = await upgradeTheme({
+          merchantZipPath: input.zipPath,
+          originalZipPath: original ? await releases.releaseZipPath(original) : null,
+          targetZipPath: await releases.releaseZipPath(release),
+          token,
+          outputPath,
+          expectedSourceEdition: source.tier,
+          limits,
+        }).catch(toInputError);
+        const htmlPath = `${outputPath}.html`;
+        await writeFile(htmlPath, reportToHtml(report), 'utf8');
+        stored = true;
+        await storage.put(outputKey, outputPath);
+        await storage.put(reportHtmlKey, htmlPath);
+        const hasReview = report.files.review.length > 0;
+        if (hasReview) await storage.put(reviewKey, reviewZipPathFor(outputPath));
+        const finished = await commitRun(userId, run.id, move, {
+          sourceVersion: info.version,
+          report: toReportBody(report),
+          outputKey,
+          reportHtmlKey,
+          reviewKey: hasReview ? reviewKey : null,
+        });
+        return toRun(finished);
+      } catch (error) {
+        await repo
+          .finishRun(db, run.id, { status: 'failed', errorCode: error instanceof AppError ? error.code : 'internal' })
+          .catch(() => undefined);
+        if (stored) {
+          await Promise.all([storage.delete(outputKey), storage.delete(reportHtmlKey), storage.delete(reviewKey)]);
+        }
+        throw error;
+      } finally {
+        await rm(outputPath, { force: true });
+        await rm(`${outputPath}.html`, { force: true });
+        await rm(reviewZipPathFor(outputPath), { force: true });
+      }
+    },
+
+    async listRuns(userId: number, apiKey?: string): Promise<{ runs: ThemeUpgradeRun[] }> {
+      let keyId: number | undefined;
+      if (apiKey !== undefined && apiKey.trim() !== '') keyId = (await keys.requireOwnedKey(userId, apiKey)).id;
+      const rows = await repo.listOwnRuns(db, userId, keyId);
+      return { runs: rows.map(toRun) };
+    },
+
+    async getRun(userId: number, id: number): Promise<{ run: ThemeUpgradeRun }> {
+      const row = await repo.findOwnRun(db, userId, id);
+      if (!row) throw notFound(RUN_NOT_FOUND, 'run_not_found');
+      return { run: toRun(row) };
+    },
+
+    async openOutput(userId: number, id: number): Promise<RunFile> {
+      const row = await requireLiveRun(userId, id);
+      return openStored(
+        row.outputKey!,
+        `theme-upgrade-${row.id}-${row.targetEdition.toLowerCase()}-${row.targetVersion}.zip`,
+      );
+    },
+
+    async getReport(userId: number, id: number): Promise<ThemeUpgradeReportBody> {
+      const row = await requireLiveRun(userId, id);
+      return row.report as ThemeUpgradeReportBody;
+    },
+
+    async openReview(userId: number, id: number): Promise<RunFile> {
+      const row = await requireLiveRun(userId, id);
+      if (!row.reviewKey) throw notFound('This upgrade has no files for review.', 'no_review_files');
+      return openStored(row.reviewKey, `theme-upgrade-${row.id}-your-edited-files.zip`);
+    },
+
+    async openReportHtml(userId: number, id: number): Promise<RunFile> {
+      const row = await requireLiveRun(userId, id);
+      if (!row.reportHtmlKey) throw notFound(RUN_NOT_FOUND, 'run_not_found');
+      return openStored(row.reportHtmlKey, `theme-upgrade-${row.id}-report.html`);
+    },
+  };
+
+  /** The one short transaction after the engine: the connection move (when prepared) and the run's success. */
+  async function commitRun(
+    userId: number,
+    runId: number,
+    move: PreparedConnectionMove | null,
+    values: {
+      sourceVersion: string | null;
+      report: ThemeUpgradeReportBody;
+      outputKey: string;
+      reportHtmlKey: string;
+      reviewKey: string | null;
+    },
+  ): Promise<repo.RunRow> {
+    return db.transaction(async (tx) => {
+      if (move) await connect.commitConnectionMove(userId, move, tx);
+      const row = await repo.finishRun(tx, runId, {
+        status: 'succeeded',
+        sourceVersion: values.sourceVersion,
+        report: values.report,
+        outputKey: values.outputKey,
+        reportHtmlKey: values.reportHtmlKey,
+        reviewKey: values.reviewKey,
+        connectionMoved: move !== null,
+      });
+      if (!row) throw conflict(THEME_UPGRADE_MESSAGES.runInProgress, 'run_in_progress');
+      return row;
+    });
+  }
+
+  /** The engine's refusals of the uploaded zip are the client's: 413 too large, 422 wrong theme, else 400. */
+  function toInputError(error: unknown): never {
+    if (!(error instanceof ThemeUpgradeError)) throw error;
+    const status = INPUT_ERROR_STATUS[error.code] ?? 400;
+    throw new AppError(status, error.message, error.code);
+  }
+}
+export type ThemeUpgradesService = ReturnType<typeof createThemeUpgradesService>;
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
