@@ -57,7 +57,12 @@ test('a LITE card owning a REGULAR key: routing, upload of the LITE export, the 
   await expect(sides.getByText(regularKey!)).toBeVisible();
   await expect(page.getByText('In your Shopify admin, go to Online Store → Themes.')).toBeVisible();
 
-  await page.getByLabel('Choose file').setInputFiles(exportPath);
+  // The browser saved the download under a temporary name; the person picks it as the .zip it is.
+  await page.getByLabel('Choose file').setInputFiles({
+    name: 'lite-theme-export.zip',
+    mimeType: 'application/zip',
+    buffer: readFileSync(exportPath),
+  });
   const go = page.getByRole('button', { name: 'Upgrade to REGULAR' });
   await expect(go).toBeDisabled();
   await page.getByRole('checkbox', { name: /will be connected to the REGULAR key/ }).check();
