@@ -148,10 +148,7 @@ export function ThemeUpgradePage({ page }: { page: UpgradeFileSlug | 'update' })
     const ready = file !== null && preview.isSuccess && (!needsConfirm || confirmed) && !uploading;
     body = (
       <div className="space-y-6">
-        <section
-          aria-label="Source and target license"
-          className="flex flex-col items-stretch gap-3 sm:flex-row sm:items-center"
-        >
+        <section aria-label="Source and target license" className="flex flex-col items-stretch gap-3 sm:flex-row">
           <LicenseSide
             label="Your store runs"
             licenseKey={source}
