@@ -1,22 +1,25 @@
 import {
   downloadThemeUpgradeReportHtml,
   downloadThemeUpgradeReportJson,
+  downloadThemeUpgradeReview,
   downloadThemeUpgradeZip,
 } from '@keyport/shared/contracts/theme-upgrades';
 import { callApiForResponse } from '../../../lib/api-client';
 import { saveFile } from './save-file';
 
-export type RunFile = 'theme' | 'json' | 'html';
+export type RunFile = 'theme' | 'json' | 'html' | 'review';
 
 const CONTRACTS = {
   theme: downloadThemeUpgradeZip,
   json: downloadThemeUpgradeReportJson,
   html: downloadThemeUpgradeReportHtml,
+  review: downloadThemeUpgradeReview,
 } as const;
 const FALLBACK_NAMES: Record<RunFile, (id: number) => string> = {
   theme: (id) => `theme-upgrade-${id}.zip`,
   json: (id) => `theme-upgrade-${id}-report.json`,
   html: (id) => `theme-upgrade-${id}-report.html`,
+  review: (id) => `theme-upgrade-${id}-your-edited-files.zip`,
 };
 
 /** Downloads one of a run's files with the session (the links need it), under the server's file name. */

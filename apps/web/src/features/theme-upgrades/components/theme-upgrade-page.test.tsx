@@ -159,6 +159,7 @@ describe('the upgrade page', () => {
     expect(screen.getByRole('button', { name: 'Download theme' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Report (JSON)' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Report (HTML)' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Your edited files' })).toBeEnabled();
     expect(router.state.location.search).toBe('?run=41');
   });
 

@@ -1,4 +1,4 @@
-import { Download, FileJson, FileText } from 'lucide-react';
+import { Download, FileArchive, FileJson, FileText } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import type { ReportItem, ReportItemStatus, ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
@@ -112,6 +112,12 @@ export function UpgradeReport({ run }: { run: ThemeUpgradeRun }) {
             <FileText aria-hidden="true" className="size-4" />
             Report (HTML)
           </Button>
+          {run.review_url ? (
+            <Button variant="secondary" disabled={busy !== null} onClick={() => void download('review')}>
+              <FileArchive aria-hidden="true" className="size-4" />
+              Your edited files
+            </Button>
+          ) : null}
         </div>
         <p className="mt-2 text-xs text-emerald-900/80">
           You can download these again until {new Date(run.expires_at).toLocaleDateString()}.

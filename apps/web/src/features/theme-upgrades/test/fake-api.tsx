@@ -71,6 +71,7 @@ export function runOf(overrides: Partial<ThemeUpgradeRun> = {}): ThemeUpgradeRun
     download_url: '/theme-upgrades/41/theme.zip',
     report_json_url: '/theme-upgrades/41/report.json',
     report_html_url: '/theme-upgrades/41/report.html',
+    review_url: '/theme-upgrades/41/review.zip',
     created_at: '2026-11-23T10:00:00.000Z',
     expires_at: '2026-11-30T10:00:00.000Z',
     connection_moved: true,
