@@ -33,6 +33,7 @@ const TABLE_OWNERS = {
   invoiceCounters: 'invoices',
   auditLog: 'audit',
   analyticsOutbox: 'analytics',
+  themeUpgradeRuns: 'theme-upgrades',
 };
 
 const moduleOf = (file) =>

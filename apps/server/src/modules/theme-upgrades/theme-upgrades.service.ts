@@ -24,8 +24,10 @@ import {
   reviewZipPathFor,
   upgradeTheme,
 } from '../../lib/theme-upgrade';
+import { isThemeZipError } from '../../lib/theme-zip/errors';
 import type { ThemeZipLimits } from '../../lib/theme-zip/scan';
 import { toReportBody } from './report-body';
+import { assertReasonableCompression } from './upload-shape';
 import * as repo from './theme-upgrades.repo';
 
 export const RUN_NOT_FOUND = 'Theme upgrade not found.';
@@ -189,6 +191,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       const outputPath = path.join(deps.workDir, `theme-upgrade-${stamp}.zip`);
       let stored = false;
       try {
+        await assertReasonableCompression(input.zipPath, limits).catch(toInputError);
         const info = await readThemeInfo(input.zipPath, limits).catch(toInputError);
         if (info.edition && info.edition !== source.tier) {
           throw new AppError(422, THEME_UPGRADE_MESSAGES.editionMismatch, 'edition_mismatch');
@@ -310,6 +313,8 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
 
   /** The engine's refusals of the uploaded zip are the client's: 413 too large, 422 wrong theme, else 400. */
   function toInputError(error: unknown): never {
+    if (isThemeZipError(error))
+      throw new AppError(error.code === 'zip_too_large' ? 413 : 400, error.message, error.code);
     if (!(error instanceof ThemeUpgradeError)) throw error;
     const status = INPUT_ERROR_STATUS[error.code] ?? 400;
     throw new AppError(status, error.message, error.code);

@@ -1,0 +1,522 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Key } from '@keyport/shared/contracts/keys';
+import type { ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
+import type { Tier } from '@keyport/shared/domain/tiers';
+import { generateThemeZip, type GenerateThemeZipOptions } from '../src/db/demo-theme';
+import { DEMO_PREVIOUS_RELEASE, DEMO_RELEASE } from '../src/db/seed-data';
+import { releases, themeUpgradeRuns } from '../src/db/schema';
+import { auth, createTestApp, type TestApp } from './helpers/test-app';
+import {
+  claimNewKey,
+  issueThemeToken,
+  multipartBody,
+  newCustomer,
+  newStaff,
+  uploadRelease,
+  useDataDir,
+} from './helpers/releases';
+import { expectUnzipTestPasses, listEntries, unzipFile, writeZip } from './helpers/theme-zip';
+
+const dataDir = useDataDir('theme-upgrades');
+let t: TestApp;
+
+type Person = { token: string; id: number };
+
+const previousTheme = (edition: Tier): GenerateThemeZipOptions => ({
+  edition,
+  version: DEMO_PREVIOUS_RELEASE.version,
+  themeName: 'Aurora',
+  settingRenames: { ...DEMO_PREVIOUS_RELEASE.theme.settingRenames },
+  announcementBar: true,
+  featuredSection: { blockTypes: [...DEMO_PREVIOUS_RELEASE.theme.featuredSection.blockTypes] },
+});
+const currentTheme = (edition: Tier): GenerateThemeZipOptions => ({
+  edition,
+  version: DEMO_RELEASE.version,
+  themeName: 'Aurora',
+  featuredSection: { blockTypes: [...DEMO_RELEASE.theme.featuredSection.blockTypes] },
+});
+
+let zipCount = 0;
+async function zipFile(options: GenerateThemeZipOptions): Promise<string> {
+  const file = path.join(dataDir(), `gen-${++zipCount}.zip`);
+  await generateThemeZip(file, options);
+  return file;
+}
+
+/** Every entry of a zip, by name. */
+async function readAll(zipPath: string): Promise<Record<string, Buffer>> {
+  const files: Record<string, Buffer> = {};
+  for (const entry of await listEntries(zipPath)) {
+    if (!entry.fileName.endsWith('/')) files[entry.fileName] = await unzipFile(zipPath, entry.fileName);
+  }
+  return files;
+}
+
+/**
+ * A merchant's export of the previous version of `edition`: their own colours and header setting, an added snippet,
+ * an edited stylesheet and a locale override.
+ */
+async function merchantExport(edition: Tier, version: 'previous' | 'current' = 'previous'): Promise<Buffer> {
+  const base = await zipFile(version === 'previous' ? previousTheme(edition) : currentTheme(edition));
+  const files = await readAll(base);
+  const settings = JSON.parse(files['config/settings_data.json']!.toString('utf8')) as {
+    current: Record<string, unknown>;
+  };
+  const accent = version === 'previous' ? 'color_primary' : 'color_accent';
+  settings.current[accent] = '#ff0044';
+  settings.current.color_background = '#fafafa';
+  settings.current.no_such_setting = 'merchant value';
+  files['config/settings_data.json'] = Buffer.from(JSON.stringify(settings, null, 2));
+  // The merchant customised the home page: the template is merged, not replaced.
+  const index = JSON.parse(files['templates/index.json']!.toString('utf8')) as {
+    sections: Record<string, { settings?: Record<string, unknown> }>;
+  };
+  if (index.sections.announcement) index.sections.announcement.settings = { text: 'Summer sale' };
+  index.sections.featured!.settings = { title: 'Our picks' };
+  files['templates/index.json'] = Buffer.from(JSON.stringify(index, null, 2));
+  files['snippets/my-badge.liquid'] = Buffer.from('<span class="badge">Merchant badge</span>\n');
+  files['assets/theme.css'] = Buffer.concat([files['assets/theme.css']!, Buffer.from('.merchant { color: red; }\n')]);
+  const locale = JSON.parse(files['locales/en.default.json']!.toString('utf8')) as {
+    general: { password_page: { login_form_heading: string } };
+  };
+  locale.general.password_page.login_form_heading = 'Members only';
+  files['locales/en.default.json'] = Buffer.from(JSON.stringify(locale, null, 2));
+  const out = path.join(dataDir(), `merchant-${++zipCount}.zip`);
+  await writeZip(out, files);
+  return readFile(out);
+}
+
+async function postUpgrade(
+  person: Person,
+  fields: { target_key: string; source_key: string; move_connection?: string },
+  theme: Buffer | null,
+) {
+  const body = await multipartBody(
+    { move_connection: 'false', ...fields },
+    theme ? { content: theme, field: 'theme', filename: 'theme_export.zip' } : undefined,
+  );
+  return t.app.inject({
+    method: 'POST',
+    url: '/theme-upgrades',
+    headers: { ...auth(person.token), ...body.headers },
+    payload: body.payload,
+  });
+}
+
+async function keysOf(person: Person): Promise<Key[]> {
+  const response = await t.app.inject({ method: 'GET', url: '/keys/', headers: auth(person.token) });
+  return response.json<Key[]>();
+}
+
+async function download(person: Person, url: string) {
+  return t.app.inject({ method: 'GET', url, headers: auth(person.token) });
+}
+
+/** Every global setting of the merchant's settings_data is in the output, or in the report with its old value. */
+function expectEveryValueAccountedFor(
+  merchant: Record<string, unknown>,
+  output: Record<string, unknown>,
+  run: ThemeUpgradeRun,
+) {
+  for (const [id, value] of Object.entries(merchant)) {
+    if (id === 'sections' || id === 'content_for_index' || id === 'license_token') continue;
+    const inOutput = JSON.stringify(output[id]) === JSON.stringify(value);
+    const reported = run.report!.items.some(
+      (item) =>
+        item.file === 'config/settings_data.json' &&
+        (item.path ?? '').endsWith(`.${id}`) &&
+        JSON.stringify(item.old_value ?? item.new_value) === JSON.stringify(value),
+    );
+    expect(inOutput || reported, `${id}=${JSON.stringify(value)} is lost`).toBe(true);
+  }
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ DATA_DIR: dataDir(), PUBLIC_URL: 'https://portal.keyport.test' });
+  const staff = await newStaff(t);
+  for (const edition of ['LITE', 'REGULAR', 'PRO'] as const) {
+    for (const options of [previousTheme(edition), currentTheme(edition)]) {
+      const content = await readFile(await zipFile(options));
+      const uploaded = await uploadRelease(t, staff.token, { edition, version: options.version }, { content });
+      expect(uploaded.statusCode, uploaded.body).toBe(201);
+    }
+  }
+}, 180_000);
+
+describe('releases keep a per-file manifest', () => {
+  it('is computed at upload: every file with its sha256', async () => {
+    const rows = await t.db.select().from(releases);
+    expect(rows).toHaveLength(6);
+    for (const row of rows) {
+      expect(row.manifest).not.toBeNull();
+      expect(Object.keys(row.manifest!)).toContain('config/settings_schema.json');
+      for (const hash of Object.values(row.manifest!)) expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+
+  it('is backfilled for a release stored before manifests existed', async () => {
+    const [row] = await t.db.select().from(releases).where(eq(releases.edition, 'LITE')).limit(1);
+    const before = row!.manifest!;
+    await t.db.update(releases).set({ manifest: null }).where(eq(releases.id, row!.id));
+    const [cleared] = await t.db.select().from(releases).where(eq(releases.id, row!.id));
+    expect(await t.app.services.releases.releaseManifest(cleared!)).toEqual(before);
+    const [after] = await t.db.select().from(releases).where(eq(releases.id, row!.id));
+    expect(after!.manifest).toEqual(before);
+  });
+});
+
+describe('GET /keys/list_keys_upgrade', () => {
+  const list = async (person: Person) => {
+    const response = await t.app.inject({ method: 'GET', url: '/keys/list_keys_upgrade', headers: auth(person.token) });
+    expect(response.statusCode).toBe(200);
+    return response.json<{ upgradable_keys: { key: string; upgrade_status: string }[]; error: null }>();
+  };
+
+  it('needs a session', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/keys/list_keys_upgrade' });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('lists a REGULAR key for a LITE owner and a PRO key for a LITE or REGULAR owner', async () => {
+    const onlyLite = await newCustomer(t, 'only-lite');
+    await claimNewKey(t, onlyLite.token, 'LITE');
+    expect(await list(onlyLite)).toEqual({ upgradable_keys: [], error: null });
+
+    const liteAndRegular = await newCustomer(t, 'lite-regular');
+    await claimNewKey(t, liteAndRegular.token, 'LITE');
+    const regular = await claimNewKey(t, liteAndRegular.token, 'REGULAR');
+    expect(await list(liteAndRegular)).toEqual({
+      upgradable_keys: [{ key: regular.apiKey, upgrade_status: 'Lite to Regular' }],
+      error: null,
+    });
+
+    const regularAndPro = await newCustomer(t, 'regular-pro');
+    await claimNewKey(t, regularAndPro.token, 'REGULAR');
+    const pro = await claimNewKey(t, regularAndPro.token, 'PRO');
+    expect((await list(regularAndPro)).upgradable_keys).toEqual([
+      { key: pro.apiKey, upgrade_status: 'Regular to Pro' },
+    ]);
+
+    const onlyPro = await newCustomer(t, 'only-pro');
+    await claimNewKey(t, onlyPro.token, 'PRO');
+    await claimNewKey(t, onlyPro.token, 'PRO');
+    expect((await list(onlyPro)).upgradable_keys).toEqual([]);
+  });
+});
+
+describe('POST /theme-upgrades', () => {
+  it('LITE → REGULAR with the connection moved: every value kept or reported, the REGULAR key takes the store', async () => {
+    const person = await newCustomer(t, 'l2r');
+    const lite = await claimNewKey(t, person.token, 'LITE');
+    const regular = await claimNewKey(t, person.token, 'REGULAR');
+    await issueThemeToken(t, person.token, lite.apiKey);
+    const theme = await merchantExport('LITE');
+
+    const preview = await t.app.inject({
+      method: 'GET',
+      url: `/theme-upgrades/preview?target_key=${regular.apiKey}&source_key=${lite.apiKey}`,
+      headers: auth(person.token),
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json()).toMatchObject({
+      source: { key: lite.apiKey, edition: 'LITE' },
+      target: { key: regular.apiKey, edition: 'REGULAR', version: '4.2.0' },
+      kind: 'upgrade',
+      source_connected: true,
+      source_store: 'aurora-outfitters.myshopify.com',
+    });
+
+    const response = await postUpgrade(
+      person,
+      { target_key: regular.apiKey, source_key: lite.apiKey, move_connection: 'true' },
+      theme,
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    const { run } = response.json<{ run: ThemeUpgradeRun }>();
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      source: { key: lite.apiKey, edition: 'LITE', version: '4.1.0' },
+      target: { key: regular.apiKey, edition: 'REGULAR', version: '4.2.0' },
+      connection_moved: true,
+    });
+    const dropped = run.report!.items.filter((item) => item.status === 'dropped');
+    expect(dropped.some((item) => item.path?.endsWith('.color_primary') && item.old_value === '#ff0044')).toBe(true);
+    expect(dropped, JSON.stringify(run.report!.items.filter((i) => i.file.startsWith('templates')))).toContainEqual(
+      expect.objectContaining({ file: 'templates/index.json', path: 'sections.announcement' }),
+    );
+    expect(run.report!.items).toContainEqual(
+      expect.objectContaining({ file: 'snippets/my-badge.liquid', status: 'added' }),
+    );
+    expect(run.report!.items).toContainEqual(
+      expect.objectContaining({ file: 'assets/theme.css', status: 'edited', reason: 'edited by you — review' }),
+    );
+
+    const zip = await download(person, run.download_url!);
+    expect(zip.statusCode).toBe(200);
+    expect(zip.headers['content-type']).toBe('application/zip');
+    const outPath = path.join(dataDir(), `out-${run.id}.zip`);
+    await writeFile(outPath, zip.rawPayload);
+    await expectUnzipTestPasses(outPath);
+    const output = await readAll(outPath);
+    expect(output['snippets/my-badge.liquid']!.toString()).toContain('Merchant badge');
+    const outSettings = JSON.parse(output['config/settings_data.json']!.toString()) as {
+      current: Record<string, unknown>;
+    };
+    const inSettings = JSON.parse((await readAll(await writeTemp(theme)))['config/settings_data.json']!.toString()) as {
+      current: Record<string, unknown>;
+    };
+    expectEveryValueAccountedFor(inSettings.current, outSettings.current, run);
+    expect(outSettings.current.color_background).toBe('#fafafa');
+
+    // The REGULAR key now holds the store, with the token written into the theme; the LITE key is free.
+    const keys = await keysOf(person);
+    const regularNow = keys.find((key) => key.api_key === regular.apiKey)!;
+    const liteNow = keys.find((key) => key.api_key === lite.apiKey)!;
+    expect(regularNow.myshopify).toBe('aurora-outfitters.myshopify.com');
+    expect(liteNow.myshopify).toBeNull();
+    const { tokentheme } = await t.app.services.connect.getToken(person.id, regular.apiKey);
+    expect(outSettings.current.license_token).toBe(tokentheme);
+    expect(await t.app.services.connect.verify(tokentheme!)).toMatchObject({ tier: 'REGULAR' });
+
+    // The review zip holds the merchant's own stylesheet; both reports download.
+    const review = await download(person, run.review_url!);
+    expect(review.statusCode).toBe(200);
+    const reviewPath = await writeTemp(review.rawPayload);
+    expect((await readAll(reviewPath))['assets/theme.css']!.toString()).toContain('.merchant');
+    const json = await download(person, run.report_json_url!);
+    expect(json.statusCode).toBe(200);
+    expect(json.json()).toEqual(run.report);
+    const html = await download(person, run.report_html_url!);
+    expect(html.statusCode).toBe(200);
+    expect(html.headers['content-type']).toContain('text/html');
+
+    // Listed for either key, readable again, and nobody else's.
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/theme-upgrades?key=${lite.apiKey}`,
+      headers: auth(person.token),
+    });
+    expect(listed.json<{ runs: ThemeUpgradeRun[] }>().runs.map((r) => r.id)).toEqual([run.id]);
+    const stranger = await newCustomer(t, 'stranger-runs');
+    for (const url of [`/theme-upgrades/${run.id}`, run.download_url!, run.report_json_url!, run.report_html_url!]) {
+      const other = await download(stranger, url);
+      expect(other.statusCode, url).toBe(404);
+    }
+  });
+
+  it('REGULAR → PRO without moving the connection writes the PRO key’s current token and changes no key', async () => {
+    const person = await newCustomer(t, 'r2p');
+    const regular = await claimNewKey(t, person.token, 'REGULAR');
+    const pro = await claimNewKey(t, person.token, 'PRO');
+    await issueThemeToken(t, person.token, regular.apiKey);
+    const proToken = await issueThemeToken(t, person.token, pro.apiKey);
+    const before = await keysOf(person);
+    const response = await postUpgrade(
+      person,
+      { target_key: pro.apiKey, source_key: regular.apiKey },
+      await merchantExport('REGULAR'),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    const { run } = response.json<{ run: ThemeUpgradeRun }>();
+    expect(run).toMatchObject({ status: 'succeeded', connection_moved: false, target: { edition: 'PRO' } });
+    expect(await keysOf(person)).toEqual(before);
+    const out = await writeTemp((await download(person, run.download_url!)).rawPayload);
+    const settings = JSON.parse((await readAll(out))['config/settings_data.json']!.toString()) as {
+      current: Record<string, unknown>;
+    };
+    expect(settings.current.license_token).toBe(proToken);
+  });
+
+  it('a same-edition update (PRO 4.1.0 → 4.2.0) changes no key, even when asked to move the connection', async () => {
+    const person = await newCustomer(t, 'update');
+    const pro = await claimNewKey(t, person.token, 'PRO');
+    const token = await issueThemeToken(t, person.token, pro.apiKey);
+    const before = await keysOf(person);
+    const response = await postUpgrade(
+      person,
+      { target_key: pro.apiKey, source_key: pro.apiKey, move_connection: 'true' },
+      await merchantExport('PRO'),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    const { run } = response.json<{ run: ThemeUpgradeRun }>();
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      source: { edition: 'PRO', version: '4.1.0' },
+      target: { edition: 'PRO', version: '4.2.0' },
+      connection_moved: false,
+    });
+    expect(await keysOf(person)).toEqual(before);
+    expect((await t.app.services.connect.getToken(person.id, pro.apiKey)).tokentheme).toBe(token);
+  });
+
+  it("answers 404 for another user's key, as source or target", async () => {
+    const person = await newCustomer(t, 'owner-check');
+    const stranger = await newCustomer(t, 'stranger');
+    const lite = await claimNewKey(t, person.token, 'LITE');
+    const theirs = await claimNewKey(t, stranger.token, 'REGULAR');
+    await issueThemeToken(t, stranger.token, theirs.apiKey);
+    const theme = await merchantExport('LITE');
+    for (const fields of [
+      { target_key: theirs.apiKey, source_key: lite.apiKey },
+      { target_key: lite.apiKey, source_key: theirs.apiKey },
+    ]) {
+      const response = await postUpgrade(person, fields, theme);
+      expect(response.statusCode, response.body).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'key_not_found' });
+    }
+    const preview = await t.app.inject({
+      method: 'GET',
+      url: `/theme-upgrades/preview?target_key=${theirs.apiKey}&source_key=${lite.apiKey}`,
+      headers: auth(person.token),
+    });
+    expect(preview.statusCode).toBe(404);
+    expect(await t.db.select().from(themeUpgradeRuns).where(eq(themeUpgradeRuns.userId, person.id))).toEqual([]);
+  });
+
+  describe('bad input is a 4xx with {error, code}, and records a failed run or none', () => {
+    let person: Person;
+    let lite: { apiKey: string };
+    let regular: { apiKey: string };
+    beforeAll(async () => {
+      person = await newCustomer(t, 'bad-input');
+      lite = await claimNewKey(t, person.token, 'LITE');
+      regular = await claimNewKey(t, person.token, 'REGULAR');
+      await issueThemeToken(t, person.token, regular.apiKey);
+    });
+    const send = (theme: Buffer | null, fields: Partial<{ target_key: string; source_key: string }> = {}) =>
+      postUpgrade(person, { target_key: regular.apiKey, source_key: lite.apiKey, ...fields }, theme);
+
+    it('refuses a missing file, not a zip, and a zip that is not a theme', async () => {
+      expect((await send(null)).statusCode).toBe(400);
+      const notZip = await send(Buffer.from('hello, not a zip'));
+      expect(notZip.statusCode).toBe(400);
+      expect(notZip.json()).toMatchObject({ code: 'invalid_zip' });
+      const notTheme = await send(await readFile(await writeZip(path.join(dataDir(), 'x.zip'), { 'a.txt': 'a' })));
+      expect(notTheme.statusCode).toBe(400);
+      expect(notTheme.json()).toMatchObject({ code: expect.any(String), error: expect.any(String) });
+    });
+
+    it.each([
+      ['a `..` path', 'aa/evil.liquid', '../evil.liquid'],
+      ['an absolute path', 'xetc/passwd', '/etc/passwd'],
+    ])('refuses %s', async (_label, safeName, unsafeName) => {
+      const files = await readAll(await zipFile(previousTheme('LITE')));
+      const zip = await readFile(await writeZip(path.join(dataDir(), 'traversal.zip'), { ...files, [safeName]: 'x' }));
+      // The name is patched in place (both headers): no zip library writes such a name.
+      const patched = Buffer.from(zip.toString('latin1').replaceAll(safeName, unsafeName), 'latin1');
+      const response = await send(patched);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'unsafe_entry_path' });
+    });
+
+    it('refuses a zip bomb: an absurd compression ratio, and too many entries', async () => {
+      const files = await readAll(await zipFile(previousTheme('LITE')));
+      const bomb = await writeZip(path.join(dataDir(), 'bomb.zip'), {
+        ...files,
+        'assets/zeros.bin': Buffer.alloc(24 * 1024 * 1024),
+      });
+      const ratio = await send(await readFile(bomb));
+      expect(ratio.statusCode, ratio.body).toBe(400);
+      expect(ratio.json()).toMatchObject({ code: 'zip_bomb' });
+
+      const many: Record<string, string> = { ...Object.fromEntries(Object.entries(files)) } as never;
+      for (let i = 0; i < 20_001; i++) many[`assets/f${i}.txt`] = '';
+      const count = await send(await readFile(await writeZip(path.join(dataDir(), 'many.zip'), many)));
+      expect(count.statusCode).toBe(400);
+      expect(count.json()).toMatchObject({ code: 'too_many_entries' });
+    }, 120_000);
+
+    it('refuses a theme of another edition than the source license (422)', async () => {
+      const response = await send(await merchantExport('REGULAR'));
+      expect(response.statusCode, response.body).toBe(422);
+      expect(response.json()).toMatchObject({ code: 'edition_mismatch' });
+    });
+
+    it('refuses a target of a lower edition than the source', async () => {
+      const response = await send(await merchantExport('REGULAR'), {
+        target_key: lite.apiKey,
+        source_key: regular.apiKey,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'target_lower_than_source' });
+    });
+
+    it('leaves no run in progress behind', async () => {
+      const rows = await t.db.select().from(themeUpgradeRuns).where(eq(themeUpgradeRuns.userId, person.id));
+      expect(rows.every((row) => row.status === 'failed')).toBe(true);
+    });
+  });
+
+  it('two concurrent upgrades of one key: one wins, the other gets 409', async () => {
+    const person = await newCustomer(t, 'concurrent');
+    const lite = await claimNewKey(t, person.token, 'LITE');
+    const regular = await claimNewKey(t, person.token, 'REGULAR');
+    await issueThemeToken(t, person.token, regular.apiKey);
+    const theme = await merchantExport('LITE');
+    // The first run is in progress (as while the engine works): the partial unique index refuses a second.
+    const [running] = await t.db
+      .insert(themeUpgradeRuns)
+      .values({
+        userId: person.id,
+        sourceKeyId: lite.id,
+        targetKeyId: regular.id,
+        sourceApiKey: lite.apiKey,
+        targetApiKey: regular.apiKey,
+        sourceEdition: 'LITE',
+        targetEdition: 'REGULAR',
+        targetVersion: '4.2.0',
+        expiresAt: new Date(Date.now() + 86_400_000),
+      })
+      .returning();
+    const blocked = await postUpgrade(person, { target_key: regular.apiKey, source_key: lite.apiKey }, theme);
+    expect(blocked.statusCode, blocked.body).toBe(409);
+    expect(blocked.json()).toMatchObject({ code: 'run_in_progress' });
+    await t.db.update(themeUpgradeRuns).set({ status: 'failed' }).where(eq(themeUpgradeRuns.id, running!.id));
+
+    // Two at once through the API: exactly one succeeds.
+    const both = await Promise.all([
+      postUpgrade(person, { target_key: regular.apiKey, source_key: lite.apiKey }, theme),
+      postUpgrade(person, { target_key: regular.apiKey, source_key: lite.apiKey }, theme),
+    ]);
+    const statuses = both.map((r) => r.statusCode).sort();
+    expect(statuses[0]).toBe(201);
+    // Either the second started while the first ran (409), or after it finished (201): never a 500.
+    expect([201, 409]).toContain(statuses[1]);
+  });
+
+  it('keeps the files 7 days, then answers 410', async () => {
+    const person = await newCustomer(t, 'expiry');
+    const pro = await claimNewKey(t, person.token, 'PRO');
+    await issueThemeToken(t, person.token, pro.apiKey);
+    const response = await postUpgrade(
+      person,
+      { target_key: pro.apiKey, source_key: pro.apiKey },
+      await merchantExport('PRO'),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    const { run } = response.json<{ run: ThemeUpgradeRun }>();
+    const days = (Date.parse(run.expires_at) - Date.parse(run.created_at)) / 86_400_000;
+    expect(days).toBeCloseTo(7, 3);
+    await t.db
+      .update(themeUpgradeRuns)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(themeUpgradeRuns.id, run.id));
+    for (const url of [run.download_url!, run.report_json_url!, run.report_html_url!]) {
+      const expired = await download(person, url);
+      expect(expired.statusCode, url).toBe(410);
+      expect(expired.json()).toMatchObject({ code: 'run_expired' });
+    }
+    const again = await download(person, `/theme-upgrades/${run.id}`);
+    expect(again.json<{ run: ThemeUpgradeRun }>().run).toMatchObject({ download_url: null, report_json_url: null });
+  });
+});
+
+async function writeTemp(bytes: Buffer): Promise<string> {
+  const file = path.join(dataDir(), `tmp-${++zipCount}.zip`);
+  await writeFile(file, bytes);
+  return file;
+}
