@@ -17,6 +17,8 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, n
   );
 }
 
+const themeUpgradePages = () => import('./routes/theme-upgrade-pages');
+
 const TeamFeaturePage = lazy(() => import('./routes/team-feature-page').then((m) => ({ default: m.TeamFeaturePage })));
 
 export function createRouter() {
@@ -50,11 +52,8 @@ export function createRouter() {
             </Suspense>
           ),
         },
-        { path: 'update_file', element: page(() => import('./routes/theme-upgrade-pages'), 'UpdateFilePage') },
-        {
-          path: 'upgrade_file/:slug',
-          element: page(() => import('./routes/theme-upgrade-pages'), 'UpgradeFilePage'),
-        },
+        { path: 'update_file', element: page(themeUpgradePages, 'UpdateFilePage') },
+        { path: 'upgrade_file/:slug', element: page(themeUpgradePages, 'UpgradeFilePage') },
         // Typos: not found, in the shell.
         { path: '*', element: page(() => import('./routes/not-found-page'), 'NotFoundInShell') },
       ],

@@ -2,13 +2,10 @@ import { lazy, Suspense, useState } from 'react';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { UpgradeLicenseAction } from '../features/upgrades/components/upgrade-license-action';
 
-// The theme-upgrade dialogs load when first opened: the dashboard's initial bundle stays within budget.
-const ThemeUpgradeLauncher = lazy(() => import('../features/theme-upgrades/components/theme-upgrade-launcher'));
-const UpgradeThemeFileDialog = lazy(() =>
-  import('../features/theme-upgrades/components/upgrade-theme-file-dialog').then((m) => ({
-    default: m.UpgradeThemeFileDialog,
-  })),
-);
+// The theme-upgrade dialogs load when first opened, from one chunk: the dashboard's initial bundle stays within budget.
+const loadEntry = () => import('../features/theme-upgrades/entry');
+const ThemeUpgradeLauncher = lazy(() => loadEntry().then((m) => ({ default: m.ThemeUpgradeLauncher })));
+const UpgradeThemeFileDialog = lazy(() => loadEntry().then((m) => ({ default: m.UpgradeThemeFileDialog })));
 
 /** The card's Upgrade button, with Upgrade Options' "Upgrade Theme" handed to the theme-upgrades feature. */
 export function CardUpgradeAction({ licenseKey }: { licenseKey: Key }) {
