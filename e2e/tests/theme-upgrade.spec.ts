@@ -90,4 +90,14 @@ test('a LITE card owning a REGULAR key: routing, upload of the LITE export, the 
   await expect(regularCard.getByTestId('card-domain')).toHaveText(store);
   await expect(regularCard.getByText('Connected', { exact: true })).toBeVisible();
   await expect(liteCard.getByRole('button', { name: 'Connect Store' })).toBeVisible();
+
+  // The run is listed on the key page of the REGULAR key, with its files.
+  const keys = (await (await request.get(`${baseURL}/keys/`, { headers: auth })).json()) as {
+    id: number;
+    api_key: string;
+  }[];
+  await page.goto(`/customer/my-keys/${keys.find((key) => key.api_key === regularKey)!.id}`);
+  const runs = page.getByRole('region', { name: 'Theme upgrades' });
+  await expect(runs.getByText(/^LITE .*→ REGULAR /)).toBeVisible();
+  await expect(runs.getByRole('button', { name: 'Download theme' })).toBeEnabled();
 });
