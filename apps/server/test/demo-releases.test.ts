@@ -3,7 +3,7 @@ import { TIERS } from '@keyport/shared/domain/tiers';
 import { seedDemoData } from '../src/db/seed';
 import { createTestApp, type TestApp } from './helpers/test-app';
 import { useDataDir } from './helpers/releases';
-import { expectUnzipTestPasses, listEntries } from './helpers/theme-zip';
+import { expectUnzipTestPasses, listEntries, unzipFile } from './helpers/theme-zip';
 
 const dataDir = useDataDir('demo-releases');
 let t: TestApp;
@@ -14,9 +14,11 @@ beforeAll(async () => {
 });
 
 describe('the seeded demo themes', () => {
-  it('are one release per edition with the theme at the zip root, as Shopify uploads it', async () => {
+  it('are two releases per edition (4.1.0 and 4.2.0) with the theme at the zip root, as Shopify uploads it', async () => {
     const rows = await t.app.services.db.query.releases.findMany();
-    expect(rows.map((row) => row.edition).sort()).toEqual([...TIERS].sort());
+    expect(rows.map((row) => `${row.edition} ${row.version}`).sort()).toEqual(
+      TIERS.flatMap((tier) => [`${tier} 4.1.0`, `${tier} 4.2.0`]).sort(),
+    );
     for (const row of rows) {
       const file = await t.app.services.storage.localPath(row.storageKey);
       await expectUnzipTestPasses(file);
@@ -24,10 +26,26 @@ describe('the seeded demo themes', () => {
       for (const required of ['layout/theme.liquid', 'templates/index.json', 'config/settings_data.json']) {
         expect(names, row.edition).toContain(required);
       }
+      expect(Object.keys(row.manifest ?? {}).sort()).toEqual(names.filter((name) => !name.endsWith('/')).sort());
       const topLevel = new Set(names.map((name) => name.split('/')[0]));
       expect([...topLevel].sort(), row.edition).toEqual(
         ['assets', 'config', 'layout', 'locales', 'sections', 'snippets', 'templates'].sort(),
       );
     }
+  });
+});
+
+describe('the two demo versions differ as a theme upgrade must handle', () => {
+  it('renames a setting, removes a section and adds a block type', async () => {
+    const rows = await t.app.services.db.query.releases.findMany();
+    const release = (version: string) => rows.find((row) => row.edition === 'PRO' && row.version === version)!;
+    expect(Object.keys(release('4.1.0').manifest!)).toContain('sections/announcement-bar.liquid');
+    expect(Object.keys(release('4.2.0').manifest!)).not.toContain('sections/announcement-bar.liquid');
+    const text = async (version: string, name: string) =>
+      (await unzipFile(await t.app.services.storage.localPath(release(version).storageKey), name)).toString('utf8');
+    expect(await text('4.1.0', 'config/settings_schema.json')).toContain('"color_primary"');
+    expect(await text('4.2.0', 'config/settings_schema.json')).toContain('"color_accent"');
+    expect(await text('4.1.0', 'sections/featured.liquid')).not.toContain('"quote"');
+    expect(await text('4.2.0', 'sections/featured.liquid')).toContain('"quote"');
   });
 });

@@ -1,6 +1,7 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import { themeCheckRun } from '@shopify/theme-check-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Key } from '@keyport/shared/contracts/keys';
 import type { ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
@@ -262,6 +263,7 @@ describe('POST /theme-upgrades', () => {
     await writeFile(outPath, zip.rawPayload);
     await expectUnzipTestPasses(outPath);
     const output = await readAll(outPath);
+    await expectThemeCheckClean(output);
     expect(output['snippets/my-badge.liquid']!.toString()).toContain('Merchant badge');
     const outSettings = JSON.parse(output['config/settings_data.json']!.toString()) as {
       current: Record<string, unknown>;
@@ -475,7 +477,11 @@ describe('POST /theme-upgrades', () => {
     const blocked = await postUpgrade(person, { target_key: regular.apiKey, source_key: lite.apiKey }, theme);
     expect(blocked.statusCode, blocked.body).toBe(409);
     expect(blocked.json()).toMatchObject({ code: 'run_in_progress' });
-    await t.db.update(themeUpgradeRuns).set({ status: 'failed' }).where(eq(themeUpgradeRuns.id, running!.id));
+    // A run left `running` by a process that died no longer blocks the key after 15 minutes.
+    await t.db
+      .update(themeUpgradeRuns)
+      .set({ createdAt: new Date(Date.now() - 16 * 60 * 1000) })
+      .where(eq(themeUpgradeRuns.id, running!.id));
 
     // Two at once through the API: exactly one succeeds.
     const both = await Promise.all([
@@ -486,6 +492,8 @@ describe('POST /theme-upgrades', () => {
     expect(statuses[0]).toBe(201);
     // Either the second started while the first ran (409), or after it finished (201): never a 500.
     expect([201, 409]).toContain(statuses[1]);
+    const [abandoned] = await t.db.select().from(themeUpgradeRuns).where(eq(themeUpgradeRuns.id, running!.id));
+    expect(abandoned).toMatchObject({ status: 'failed', errorCode: 'abandoned' });
   });
 
   it('keeps the files 7 days, then answers 410', async () => {
@@ -519,4 +527,16 @@ async function writeTemp(bytes: Buffer): Promise<string> {
   const file = path.join(dataDir(), `tmp-${++zipCount}.zip`);
   await writeFile(file, bytes);
   return file;
+}
+
+/** Shopify's theme-check on the output: no errors (severity 0). */
+async function expectThemeCheckClean(files: Record<string, Buffer>): Promise<void> {
+  const root = path.join(dataDir(), `theme-check-${++zipCount}`);
+  for (const [name, bytes] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(root, name)), { recursive: true });
+    await writeFile(path.join(root, name), bytes);
+  }
+  const { offenses } = await themeCheckRun(root, undefined, () => undefined);
+  const errors = offenses.filter((offense) => offense.severity === 0);
+  expect(errors.map((offense) => `${offense.check}: ${offense.uri} ${offense.message}`)).toEqual([]);
 }

@@ -2,7 +2,9 @@
 import * as yauzl from 'yauzl';
 import type { Entry } from 'yauzl';
 import { generateThemeZip, type GenerateThemeZipOptions } from '../../db/demo-theme';
-import { writeZip } from '../../../test/helpers/theme-zip';
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import * as yazl from 'yazl';
 
 /** Every file of a zip, name → bytes (directories left out). */
 export function readZipFiles(path: string): Promise<Map<string, Buffer>> {
@@ -42,7 +44,18 @@ export async function deriveZip(
     if (content === null) files.delete(name);
     else files.set(name, Buffer.isBuffer(content) ? content : Buffer.from(content));
   }
-  return writeZip(output, Object.fromEntries([...files].map(([name, content]) => [folder + name, content])));
+  const zip = new yazl.ZipFile();
+  for (const [name, content] of files) {
+    // Incompressible padding stays stored, as Shopify's export stores media.
+    zip.addBuffer(content, folder + name, {
+      mtime: new Date('2024-06-01T10:00:00Z'),
+      compress: !name.endsWith('.bin'),
+    });
+  }
+  const written = pipeline(zip.outputStream, createWriteStream(output));
+  zip.end();
+  await written;
+  return output;
 }
 
 export const EXTRA_SETTINGS_V1 = [

@@ -81,11 +81,13 @@ function mergeSettingValues(
   for (const [id, value] of Object.entries(values)) {
     const definition = definitions?.get(id);
     const reason =
-      definitions === null
-        ? null
-        : definition === undefined
-          ? 'the new theme has no such setting'
-          : checkSettingValue(definition, value);
+      id === '__proto__'
+        ? 'not a valid setting id'
+        : definitions === null
+          ? null
+          : definition === undefined
+            ? 'the new theme has no such setting'
+            : checkSettingValue(definition, value);
     if (reason === null) {
       kept[id] = value;
       report.settings.kept.push({ ...where, id, value });
@@ -112,7 +114,7 @@ function mergeContainer(
     for (const [key, item] of Object.entries(items)) {
       const itemScope = `${scope}.${key}`;
       const type = isPlainObject(item) && typeof item.type === 'string' ? item.type : '';
-      const info = typeInfo(type);
+      const info = key === '__proto__' ? 'not a valid key' : typeInfo(type);
       if (typeof info === 'string') {
         report.sections.dropped.push({ file, scope: itemScope, type, reason: info, oldValue: item });
         continue;

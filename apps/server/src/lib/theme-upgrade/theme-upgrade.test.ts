@@ -174,6 +174,20 @@ describe('upgradeTheme: LITE 1.0.0 store → REGULAR 2.0.0', () => {
     await expectNothingLost({ ...fixture, original: fixture.target }, report, outputPath);
   });
 
+  it('drops a section the target removed, whole, with its settings and blocks in the report', async () => {
+    const fixture = await buildFixture(tempPath);
+    const target = tempPath('no-featured.zip');
+    await generateThemeZip(target, { ...targetOptions(), featuredSection: undefined });
+    const { report, outputPath } = await upgrade({ ...fixture, target });
+    const dropped = report.sections.dropped.find((s) => s.scope === 'sections.featured');
+    expect(dropped).toMatchObject({ file: 'templates/index.json', type: 'featured' });
+    expect(dropped?.oldValue).toMatchObject({ settings: { title: 'Our picks' }, block_order: ['image-2', 'text-1'] });
+    const index = json((await readZipFiles(outputPath)).get('templates/index.json')) as { order: string[] };
+    expect(index.order).toEqual(['hero']);
+    await expectNothingLost(fixture, report, outputPath);
+    await expectThemeCheckClean(outputPath);
+  });
+
   it('a same-edition update keeps everything that still fits', async () => {
     const original = tempPath('pro-1.zip');
     await generateThemeZip(original, originalOptions('PRO'));

@@ -365,7 +365,7 @@ async function runUpgrade(
   }
   outputs.push(...extras);
 
-  await writeZipAtomically(input.outputPath, outputs);
+  // The review zip first: the output appears last, so an output on disk always comes with its review zip.
   const reviewPath = reviewZipPathFor(input.outputPath);
   if (reviewItems.length > 0) {
     await writeZipAtomically(
@@ -374,6 +374,12 @@ async function runUpgrade(
     );
   } else {
     await rm(reviewPath, { force: true });
+  }
+  try {
+    await writeZipAtomically(input.outputPath, outputs);
+  } catch (error) {
+    await rm(reviewPath, { force: true });
+    throw error;
   }
 
   return {

@@ -48,6 +48,16 @@ export function isCurrentToken(
  * store list (`user_stores`, owned here). Keys are reached through the keys service.
  */
 export function createConnectService({ db, keys, signer, now = () => new Date() }: ConnectServiceDeps) {
+  async function tokenForTier(token: string, claims: ThemeTokenClaims, tier: Tier): Promise<string> {
+    if (claims.tier === tier) return token;
+    const signed = await signer.sign(
+      { sub: claims.sub, kid: claims.kid, tier, domains: claims.domains, ver: claims.ver },
+      now(),
+    );
+    await keys.storeToken(claims.kid, claims.ver, signed);
+    return signed;
+  }
+
   return {
     async saveDomains(
       userId: number,
@@ -97,15 +107,7 @@ export function createConnectService({ db, keys, signer, now = () => new Date() 
      * version and domains) re-signed for the key's tier now, stored as the key's token — how an upgrade reaches a
      * theme without breaking the token pasted in a live store (ADR 014).
      */
-    async tokenForTier(token: string, claims: ThemeTokenClaims, tier: Tier): Promise<string> {
-      if (claims.tier === tier) return token;
-      const signed = await signer.sign(
-        { sub: claims.sub, kid: claims.kid, tier, domains: claims.domains, ver: claims.ver },
-        now(),
-      );
-      await keys.storeToken(claims.kid, claims.ver, signed);
-      return signed;
-    },
+    tokenForTier,
 
     /**
      * Theme upgrade (issue 10): the token to write into a theme built for the caller's key `target` now — its current
@@ -115,7 +117,7 @@ export function createConnectService({ db, keys, signer, now = () => new Date() 
       if (!target.authToken) return null;
       const claims = await signer.verifySignature(target.authToken);
       if (!claims || !isCurrentToken(claims, target)) return null;
-      return this.tokenForTier(target.authToken, claims, target.tier);
+      return tokenForTier(target.authToken, claims, target.tier);
     },
 
     /**

@@ -5,6 +5,11 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, badRequest } from '../../http/errors';
 
+/** Busboy limits: one file, three small fields (as the release upload's). */
+export function themeUploadLimits(maxZipBytes: number) {
+  return { fileSize: maxZipBytes, files: 1, fields: 6, fieldSize: 1024, parts: 10, headerPairs: 100 };
+}
+
 const keyField = (name: string) =>
   z
     .string({ error: `${name} is required` })

@@ -1,4 +1,4 @@
-import { and, desc, eq, or } from 'drizzle-orm';
+import { and, desc, eq, lt, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { themeUpgradeRuns } from '../../db/schema';
 
@@ -40,4 +40,19 @@ export function listOwnRuns(db: DbOrTx, userId: number, keyId?: number) {
       ? own
       : and(own, or(eq(themeUpgradeRuns.sourceKeyId, keyId), eq(themeUpgradeRuns.targetKeyId, keyId)));
   return db.select().from(themeUpgradeRuns).where(where).orderBy(desc(themeUpgradeRuns.id)).limit(50);
+}
+
+/**
+ * Marks runs of these keys or this store that have been `running` since before `startedBefore` as failed: a process
+ * that died mid-run must not block the key for ever. An engine run takes seconds; the cut-off is minutes.
+ */
+export function abandonStaleRuns(db: DbOrTx, scope: { keyIds: number[]; store: string | null }, startedBefore: Date) {
+  const matches = [
+    ...scope.keyIds.flatMap((id) => [eq(themeUpgradeRuns.sourceKeyId, id), eq(themeUpgradeRuns.targetKeyId, id)]),
+    ...(scope.store ? [eq(themeUpgradeRuns.store, scope.store)] : []),
+  ];
+  return db
+    .update(themeUpgradeRuns)
+    .set({ status: 'failed', errorCode: 'abandoned', finishedAt: new Date() })
+    .where(and(eq(themeUpgradeRuns.status, 'running'), lt(themeUpgradeRuns.createdAt, startedBefore), or(...matches)));
 }

@@ -6,8 +6,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as contracts from '@keyport/shared/contracts/theme-upgrades';
 import { registerRoute } from '../../http/route';
-import { multipartLimits } from '../releases/release-upload';
-import { receiveThemeUpgradeUpload } from './theme-upgrade-upload';
+import { receiveThemeUpgradeUpload, themeUploadLimits } from './theme-upgrade-upload';
 import type { RunFile } from './theme-upgrades.service';
 
 export interface ThemeUpgradesRoutesOptions {
@@ -28,7 +27,7 @@ export async function themeUpgradesRoutes(app: FastifyInstance, options: ThemeUp
   );
 
   await app.register(async (upload) => {
-    await upload.register(multipart, { limits: multipartLimits(options.maxZipBytes) });
+    await upload.register(multipart, { limits: themeUploadLimits(options.maxZipBytes) });
     registerRoute(upload, contracts.createThemeUpgrade, async ({ user }, request) => {
       await mkdir(options.uploadDir, { recursive: true });
       const zipPath = path.join(options.uploadDir, `theme-upgrade-${randomBytes(12).toString('hex')}.zip`);

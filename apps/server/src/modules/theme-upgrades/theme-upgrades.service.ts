@@ -15,7 +15,7 @@ import type { Db } from '../../db/client';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors';
 import type { StoragePort } from '../../integrations/storage/port';
 import type { ConnectService, PreparedConnectionMove } from '../connect/connect.service';
-import type { KeysService, OwnedKeyRecord } from '../keys/keys.service';
+import type { KeysService } from '../keys/keys.service';
 import type { ReleasesService } from '../releases/releases.service';
 import {
   ThemeUpgradeError,
@@ -32,6 +32,8 @@ import * as repo from './theme-upgrades.repo';
 
 export const RUN_NOT_FOUND = 'Theme upgrade not found.';
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** A run still `running` after this long belongs to a process that died: it no longer blocks its key and store. */
+export const STALE_RUN_MS = 15 * 60 * 1000;
 const INPUT_ERROR_STATUS: Partial<Record<ThemeUpgradeError['code'], 413 | 422>> = {
   zip_too_large: 413,
   edition_mismatch: 422,
@@ -164,6 +166,12 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       const { target, source, release, kind } = await resolvePair(userId, input.targetKey, input.sourceKey);
       const moveConnection = input.moveConnection && kind === 'upgrade';
       const startedAt = now();
+      const store = source.key.myshopify?.toLowerCase() ?? null;
+      await repo.abandonStaleRuns(
+        db,
+        { keyIds: [source.id, target.id], store },
+        new Date(startedAt.getTime() - STALE_RUN_MS),
+      );
       const run = await repo
         .insertRun(db, {
           userId,
@@ -175,7 +183,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
           targetEdition: target.tier,
           targetVersion: release.version,
           targetReleaseId: release.id,
-          store: source.key.myshopify?.toLowerCase() ?? null,
+          store,
           moveConnection,
           expiresAt: new Date(startedAt.getTime() + THEME_UPGRADE_RETENTION_DAYS * DAY_MS),
         })
