@@ -17,6 +17,8 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, n
   );
 }
 
+const themeUpgradePages = () => import('./routes/theme-upgrade-pages');
+
 const TeamFeaturePage = lazy(() => import('./routes/team-feature-page').then((m) => ({ default: m.TeamFeaturePage })));
 
 export function createRouter() {
@@ -50,7 +52,9 @@ export function createRouter() {
             </Suspense>
           ),
         },
-        // Pages of later issues (/customer/update_file, /customer/upgrade_file/…) and typos: not found, in the shell.
+        { path: 'update_file', element: page(themeUpgradePages, 'UpdateFilePage') },
+        { path: 'upgrade_file/:slug', element: page(themeUpgradePages, 'UpgradeFilePage') },
+        // Typos: not found, in the shell.
         { path: '*', element: page(() => import('./routes/not-found-page'), 'NotFoundInShell') },
       ],
     },

@@ -11,6 +11,10 @@ export const paths = {
   onboarding: '/customer/onboarding',
   marketplace: '/customer/marketplace',
   aiStore: '/customer/ai-store',
+  /** §2 the same-edition update, with optional `target` and `source` license keys. */
+  updateFile: '/customer/update_file',
+  /** §2 the edition upgrades: lite-to-reg, reg-lite-to-pro, lite-to-pro. */
+  upgradeFile: (slug: string) => `/customer/upgrade_file/${slug}`,
 } as const;
 
 /** `/login?next=…`, optionally saying why (an expired session). */
@@ -20,4 +24,13 @@ export function loginPath(next?: string, reason?: 'expired'): string {
   if (next) params.set('next', next);
   const query = params.toString();
   return query ? `${paths.login}?${query}` : paths.login;
+}
+
+/** `/customer/update_file?target=…&source=…` (§2). */
+export function updateFilePath(target?: string, source?: string): string {
+  const params = new URLSearchParams();
+  if (target) params.set('target', target);
+  if (source) params.set('source', source);
+  const query = params.toString();
+  return query ? `${paths.updateFile}?${query}` : paths.updateFile;
 }

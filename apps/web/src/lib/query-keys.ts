@@ -17,4 +17,12 @@ export const queryKeys = {
   upgradeOptionsAll: ['upgrade-options'] as const,
   upgradeOptions: (licenseKey: string) => ['upgrade-options', licenseKey] as const,
   vatQuote: (body: object) => ['vat-quote', body] as const,
+  /** GET /keys/list_keys_upgrade (§5 upgrade file options). */
+  upgradableKeys: ['upgradable-keys'] as const,
+  themeUpgradePreview: (sourceKey: string, targetKey: string) =>
+    ['theme-upgrade-preview', sourceKey, targetKey] as const,
+  /** Every key's runs (to invalidate them all); `themeUpgradeRuns(key)` for one. */
+  themeUpgradeRunsAll: ['theme-upgrade-runs'] as const,
+  themeUpgradeRuns: (licenseKey: string) => ['theme-upgrade-runs', licenseKey] as const,
+  themeUpgradeRun: (id: string) => ['theme-upgrade-run', id] as const,
 };

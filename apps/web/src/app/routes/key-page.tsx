@@ -1,20 +1,28 @@
 import { useParams } from 'react-router';
+import { useKeys } from '../../features/keys/api/get-keys';
 import { KeyDetail } from '../../features/keys/components/key-detail';
-import { UpgradeLicenseAction } from '../../features/upgrades/components/upgrade-license-action';
+import { ThemeUpgradeRuns } from '../../features/theme-upgrades/components/theme-upgrade-runs';
 import { KeyCardActions } from '../key-card-actions';
+import { CardUpgradeAction } from '../theme-upgrade-entry';
 
 /** /customer/my-keys/{id} */
 export function KeyPage() {
   const { id } = useParams();
   // Anything but a whole number matches no key, and shows the not-found state.
   const keyId = /^\d{1,12}$/.test(id ?? '') ? Number(id) : -1;
+  const key = useKeys().data?.find((k) => k.id === keyId);
   return (
     <div className="px-4 py-6 sm:px-6">
       <KeyDetail
         keyId={keyId}
-        renderActions={(card, key) => <KeyCardActions card={card} licenseKey={key} />}
-        renderUpgrade={(_card, key) => <UpgradeLicenseAction licenseKey={key} />}
+        renderActions={(card, k) => <KeyCardActions card={card} licenseKey={k} />}
+        renderUpgrade={(_card, k) => <CardUpgradeAction licenseKey={k} />}
       />
+      {key ? (
+        <div className="mx-auto max-w-xl">
+          <ThemeUpgradeRuns licenseKey={key.api_key} />
+        </div>
+      ) : null}
     </div>
   );
 }

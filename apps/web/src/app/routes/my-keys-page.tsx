@@ -9,10 +9,10 @@ import { QuickActionsPanel } from '../../features/quick-actions/components/quick
 import { UpdatesPanel } from '../../features/updates/components/updates-panel';
 import { usePublicConfig } from '../../lib/public-config';
 import { DashboardLayout } from '../dashboard-layout';
-import { UpgradeLicenseAction } from '../../features/upgrades/components/upgrade-license-action';
 import { UpgradePicker } from '../../features/upgrades/components/upgrade-picker';
 import { hasPaypalReturn } from '../../features/upgrades/components/paypal-return-params';
 import { KeyCardActions } from '../key-card-actions';
+import { CardUpgradeAction, useUpgradeFilesDialog } from '../theme-upgrade-entry';
 
 // §2: paypalReturn / paypalCancel / token / orderId: the PayPal return, handled once, then removed. Its code loads
 // only when the URL carries one.
@@ -25,6 +25,7 @@ export function MyKeysPage() {
   const config = usePublicConfig();
   const me = useMe();
   const keys = useKeys();
+  const upgradeFiles = useUpgradeFilesDialog();
 
   // §2: settings=invoices opens the settings dialog on the invoices tab, then the parameter is removed.
   useEffect(() => {
@@ -52,6 +53,7 @@ export function MyKeysPage() {
           <QuickActionsPanel
             isTeamMember={isTeamMember(me.data)}
             sellStoreFormUrl={config.data?.links.sellStoreFormUrl}
+            onUpgradeFiles={upgradeFiles.open}
           />
         }
         updates={<UpdatesPanel />}
@@ -60,7 +62,7 @@ export function MyKeysPage() {
           initialQuery={params.get('q') ?? ''}
           links={config.data?.links}
           renderActions={(card, key) => <KeyCardActions card={card} licenseKey={key} />}
-          renderUpgrade={(_card, key) => <UpgradeLicenseAction licenseKey={key} />}
+          renderUpgrade={(_card, key) => <CardUpgradeAction licenseKey={key} />}
           headerActions={
             // Not in the "No Keys Found" state; while the keys load or when they failed, the picker says so itself.
             keys.isSuccess && keys.data.length === 0 ? null : (
@@ -69,6 +71,7 @@ export function MyKeysPage() {
           }
         />
       </DashboardLayout>
+      {upgradeFiles.element}
     </>
   );
 }

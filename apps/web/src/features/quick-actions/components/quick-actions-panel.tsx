@@ -8,6 +8,8 @@ interface QuickActionsPanelProps {
   /** §6: team members (role not null) can use Marketplace and AI Store Builder. */
   isTeamMember: boolean;
   sellStoreFormUrl: string | undefined;
+  /** "Upgrade Files": opens 'Upgrade your theme file' (composed by the app). */
+  onUpgradeFiles: () => void;
 }
 
 const itemClass =
@@ -33,7 +35,7 @@ function Item({ icon: Icon, children }: { icon: LucideIcon; children: ReactNode 
 }
 
 /** The left Quick Actions panel (§1). Flows that are not built yet are shown as unavailable. */
-export function QuickActionsPanel({ isTeamMember, sellStoreFormUrl }: QuickActionsPanelProps) {
+export function QuickActionsPanel({ isTeamMember, sellStoreFormUrl, onUpgradeFiles }: QuickActionsPanelProps) {
   return (
     <nav aria-labelledby="quick-actions-heading" className="rounded-xl border border-slate-200 bg-white p-3 shadow-sm">
       <h2
@@ -44,10 +46,14 @@ export function QuickActionsPanel({ isTeamMember, sellStoreFormUrl }: QuickActio
       </h2>
       <ul className="space-y-0.5">
         <li>
-          <SoonItem icon={RefreshCw} label="Update Theme" />
+          <Link to={paths.updateFile} className={itemClass}>
+            <Item icon={RefreshCw}>Update Theme</Item>
+          </Link>
         </li>
         <li>
-          <SoonItem icon={FileUp} label="Upgrade Files" />
+          <button type="button" onClick={onUpgradeFiles} className={itemClass}>
+            <Item icon={FileUp}>Upgrade Files</Item>
+          </button>
         </li>
         <li>
           {isTeamMember ? (

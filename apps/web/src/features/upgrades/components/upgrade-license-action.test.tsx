@@ -9,12 +9,12 @@ import { UpgradeLicenseAction } from './upgrade-license-action';
 
 afterEach(() => vi.unstubAllGlobals());
 
-function renderAction(licenseKey: Key) {
+function renderAction(licenseKey: Key, onUpgradeTheme: () => void = () => undefined) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
       <MemoryRouter>
-        <UpgradeLicenseAction licenseKey={licenseKey} />
+        <UpgradeLicenseAction licenseKey={licenseKey} onUpgradeTheme={onUpgradeTheme} />
       </MemoryRouter>
     </QueryClientProvider>,
   );
@@ -56,24 +56,18 @@ describe('the key card’s Upgrade button and Upgrade Options (§2 dialog 5)', (
     },
   );
 
-  it('shows Upgrade Theme disabled with its reason, never as a link or an enabled button', async () => {
+  it('Upgrade Theme closes Upgrade Options and hands over to the theme-file upgrade', async () => {
     api(() => json(200, { key: LITE_KEY, options: [TO_REGULAR, LITE_TO_PRO] }));
+    const onUpgradeTheme = vi.fn();
     const user = userEvent.setup();
-    renderAction(LITE_KEY);
+    renderAction(LITE_KEY, onUpgradeTheme);
     await user.click(screen.getByRole('button', { name: 'Upgrade' }));
     const options = await screen.findByRole('dialog', { name: 'Upgrade Options' });
     await within(options).findByText('Move to REGULAR or PRO, from $120.00');
-    const theme = within(options).getByRole('group', { name: 'Upgrade Theme' });
-    expect(theme).toHaveAttribute('aria-disabled', 'true');
-    expect(theme).toHaveAccessibleDescription(
-      'Theme-file upgrades are coming soon. Your current theme files keep working.',
-    );
-    expect(within(theme).getByText('Soon')).toBeInTheDocument();
-    expect(within(options).queryByRole('link')).toBeNull();
-    expect(within(options).queryByRole('button', { name: /Upgrade Theme/ })).toBeNull();
-    await user.keyboard('{Escape}');
+    expect(within(options).queryByText('Soon')).toBeNull();
+    await user.click(within(options).getByRole('button', { name: /Upgrade Theme/ }));
+    expect(onUpgradeTheme).toHaveBeenCalledTimes(1);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(screen.getByRole('button', { name: 'Upgrade' })).toHaveFocus();
   });
 
   it("says 'Failed to check upgrade options' when the options cannot be read; Upgrade License still opens", async () => {

@@ -14,7 +14,14 @@ const UpgradeDialog = lazy(() => import('./upgrade-dialog'));
  * License opens the Upgrade License dialog. That dialog stays open when the upgrade turns the card PRO (the success
  * screen is still showing); focus returns to the button on close.
  */
-export function UpgradeLicenseAction({ licenseKey }: { licenseKey: Key }) {
+export function UpgradeLicenseAction({
+  licenseKey,
+  onUpgradeTheme,
+}: {
+  licenseKey: Key;
+  /** Upgrade Options' "Upgrade Theme": the app composes the theme-upgrades feature here. */
+  onUpgradeTheme: () => void;
+}) {
   const [open, setOpen] = useState<'options' | 'license' | null>(null);
   const button = useRef<HTMLButtonElement>(null);
   const isPro = tierFromFlags(licenseKey) === 'PRO';
@@ -37,6 +44,10 @@ export function UpgradeLicenseAction({ licenseKey }: { licenseKey: Key }) {
           <UpgradeOptionsDialog
             licenseKey={licenseKey}
             onUpgradeLicense={() => setOpen('license')}
+            onUpgradeTheme={() => {
+              setOpen(null);
+              onUpgradeTheme();
+            }}
             onClose={() => setOpen(null)}
             // Going on to Upgrade License, that dialog then takes focus and gives it back to the button on close.
             onCloseAutoFocus={focusButton}

@@ -3,7 +3,6 @@ import type { Key } from '@keyport/shared/contracts/keys';
 import { formatUsd } from '@keyport/shared/domain/money';
 import { deriveStoreCard } from '@keyport/shared/domain/store-card';
 import { Alert } from '../../../components/ui/alert';
-import { Badge } from '../../../components/ui/badge';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { useUpgradeOptions } from '../api/get-upgrade-options';
 
@@ -11,12 +10,12 @@ import { useUpgradeOptions } from '../api/get-upgrade-options';
 export const CHECK_UPGRADE_OPTIONS_FAILED = 'Failed to check upgrade options';
 /** §8 "Upgrade flows": the key has no higher tier (it is PRO, perhaps since another tab upgraded it). */
 export const NO_UPGRADE_FOR_LEVEL = 'No upgrade available for your license level';
-/** Why Upgrade Theme is not offered yet (theme-file upgrades are the next issue). */
-export const THEME_UPGRADE_SOON = 'Theme-file upgrades are coming soon. Your current theme files keep working.';
 
 interface UpgradeOptionsDialogProps {
   licenseKey: Key;
   onUpgradeLicense: () => void;
+  /** Upgrade Theme: the theme-file upgrade's routing (§4), composed by the app. */
+  onUpgradeTheme: () => void;
   onClose: () => void;
   onCloseAutoFocus?: (event: Event) => void;
 }
@@ -26,12 +25,13 @@ const choiceClass =
 
 /**
  * §2 dialog 5 "Upgrade Options", from the card's Upgrade button: Upgrade License (the Upgrade License dialog) or
- * Upgrade Theme (shown disabled, with its reason, until theme-file upgrades exist). The license choice says what the
- * key can move to, from the server's options.
+ * Upgrade Theme (the theme-file upgrade, §4 routing). The license choice says what the key can move to, from the
+ * server's options.
  */
 export default function UpgradeOptionsDialog({
   licenseKey,
   onUpgradeLicense,
+  onUpgradeTheme,
   onClose,
   onCloseAutoFocus,
 }: UpgradeOptionsDialogProps) {
@@ -77,24 +77,20 @@ export default function UpgradeOptionsDialog({
             </button>
           </li>
           <li>
-            <div
-              role="group"
-              aria-disabled="true"
-              aria-labelledby="upgrade-theme-label"
-              aria-describedby="upgrade-theme-reason"
-              className={`${choiceClass} cursor-not-allowed border-dashed border-slate-200 bg-slate-50`}
+            <button
+              type="button"
+              onClick={onUpgradeTheme}
+              className={`${choiceClass} border-slate-200 hover:border-brand-400 hover:bg-brand-50`}
             >
-              <FileUp aria-hidden="true" className="size-6 shrink-0 text-slate-400" />
+              <FileUp aria-hidden="true" className="size-6 shrink-0 text-brand-600" />
               <span className="min-w-0 flex-1">
-                <span id="upgrade-theme-label" className="block font-semibold text-slate-500">
-                  Upgrade Theme
-                </span>
-                <span id="upgrade-theme-reason" className="block text-sm text-slate-500">
-                  {THEME_UPGRADE_SOON}
+                <span className="block font-semibold text-slate-900">Upgrade Theme</span>
+                <span className="block text-sm text-slate-600">
+                  Move your store&apos;s theme files to a newer or higher edition, keeping your customisations
                 </span>
               </span>
-              <Badge className="shrink-0 bg-slate-200 text-slate-600">Soon</Badge>
-            </div>
+              <ChevronRight aria-hidden="true" className="size-5 shrink-0 text-slate-400" />
+            </button>
           </li>
         </ul>
         {options.isError ? (

@@ -1,0 +1,29 @@
+import {
+  downloadThemeUpgradeReportHtml,
+  downloadThemeUpgradeReportJson,
+  downloadThemeUpgradeReview,
+  downloadThemeUpgradeZip,
+} from '@keyport/shared/contracts/theme-upgrades';
+import { callApiForResponse } from '../../../lib/api-client';
+import { saveFile } from './save-file';
+
+export type RunFile = 'theme' | 'json' | 'html' | 'review';
+
+const CONTRACTS = {
+  theme: downloadThemeUpgradeZip,
+  json: downloadThemeUpgradeReportJson,
+  html: downloadThemeUpgradeReportHtml,
+  review: downloadThemeUpgradeReview,
+} as const;
+const FALLBACK_NAMES: Record<RunFile, (id: number) => string> = {
+  theme: (id) => `theme-upgrade-${id}.zip`,
+  json: (id) => `theme-upgrade-${id}-report.json`,
+  html: (id) => `theme-upgrade-${id}-report.html`,
+  review: (id) => `theme-upgrade-${id}-your-edited-files.zip`,
+};
+
+/** Downloads one of a run's files with the session (the links need it), under the server's file name. */
+export async function downloadRunFile(runId: number, file: RunFile): Promise<void> {
+  const response = await callApiForResponse(CONTRACTS[file], { params: { id: String(runId) } });
+  await saveFile(response, FALLBACK_NAMES[file](runId));
+}

@@ -1,0 +1,216 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { at, fakeApi, json, LITE, REGULAR, renderRoutes, runOf } from '../test/fake-api';
+import { ThemeUpgradePage } from './theme-upgrade-page';
+
+/** A stand-in XMLHttpRequest: records the form, reports upload progress, answers when the test says. */
+class FakeXhr {
+  static last: FakeXhr | null = null;
+  upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
+    onprogress: null,
+  };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  status = 0;
+  statusText = '';
+  responseText = '';
+  method = '';
+  url = '';
+  headers: Record<string, string> = {};
+  form: FormData | null = null;
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  send(form: FormData) {
+    this.form = form;
+    FakeXhr.last = this;
+  }
+  abort() {}
+  progress(loaded: number, total: number) {
+    this.upload.onprogress?.({ lengthComputable: true, loaded, total });
+  }
+  answer(status: number, body: unknown) {
+    this.status = status;
+    this.responseText = JSON.stringify(body);
+    this.onload?.();
+  }
+}
+
+const PREVIEW = {
+  source: { key: LITE.api_key, edition: 'LITE', version: null },
+  target: { key: REGULAR.api_key, edition: 'REGULAR', version: '1.1.0' },
+  kind: 'upgrade',
+  source_connected: true,
+  source_store: 'harbor.myshopify.com',
+};
+
+function storeChoice() {
+  localStorage.setItem(
+    'themeUpgradeInfo',
+    JSON.stringify({
+      targetLicenseKey: REGULAR.api_key,
+      targetLicenseType: 'REGULAR',
+      sourceLicenseKey: LITE.api_key,
+      sourceLicenseType: 'LITE',
+      sourceLicenseVersion: null,
+    }),
+  );
+  localStorage.setItem(
+    'upgradeInfo',
+    JSON.stringify({
+      themeKey: LITE.api_key,
+      type: 'lite-to-reg',
+      currentLicenseType: 'LITE',
+      targetLicenseType: 'REGULAR',
+      storeInfo: { domain: 'harbor.myshopify.com', myshopify: 'harbor.myshopify.com', api_key: LITE.api_key },
+    }),
+  );
+}
+
+const page = () =>
+  renderRoutes(
+    [at('/customer/upgrade_file/lite-to-reg', <ThemeUpgradePage page="lite-to-reg" />)],
+    '/customer/upgrade_file/lite-to-reg',
+  );
+const zip = () => new File([new Uint8Array([0x50, 0x4b, 3, 4])], 'harbor-theme.zip', { type: 'application/zip' });
+
+beforeEach(() => {
+  localStorage.clear();
+  FakeXhr.last = null;
+  vi.stubGlobal('XMLHttpRequest', FakeXhr);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the upgrade page', () => {
+  it('names source and target (edition, version) before anything, and explains the Shopify export', async () => {
+    storeChoice();
+    fakeApi({
+      'GET /keys/': () => json(200, [LITE, REGULAR]),
+      'GET /theme-upgrades/preview': () => json(200, PREVIEW),
+    });
+    page();
+    const sides = await screen.findByRole('region', { name: 'Source and target license' });
+    await within(sides).findByText('version 1.1.0');
+    expect(within(sides).getByText('LITE')).toBeInTheDocument();
+    expect(within(sides).getByText('REGULAR')).toBeInTheDocument();
+    expect(within(sides).getByText(LITE.api_key)).toBeInTheDocument();
+    expect(within(sides).getByText(REGULAR.api_key)).toBeInTheDocument();
+    expect(within(sides).getByText('version read from your export')).toBeInTheDocument();
+    expect(screen.getByText('In your Shopify admin, go to Online Store → Themes.')).toBeInTheDocument();
+    expect(screen.getByText('Download theme file')).toBeInTheDocument();
+  });
+
+  it('refuses a file that is not a zip, under the drop zone', async () => {
+    storeChoice();
+    fakeApi({
+      'GET /keys/': () => json(200, [LITE, REGULAR]),
+      'GET /theme-upgrades/preview': () => json(200, PREVIEW),
+    });
+    const user = userEvent.setup({ applyAccept: false });
+    page();
+    await screen.findByText('version 1.1.0');
+    await user.upload(screen.getByLabelText('Choose file'), new File(['x'], 'notes.txt', { type: 'text/plain' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Choose the theme .zip file you downloaded from Shopify.');
+    expect(screen.getByRole('button', { name: 'Upgrade to REGULAR' })).toBeDisabled();
+  });
+
+  it('asks before moving the connection, uploads with progress, then shows the report; the run is in the URL', async () => {
+    storeChoice();
+    fakeApi({
+      'GET /keys/': () => json(200, [LITE, REGULAR]),
+      'GET /theme-upgrades/preview': () => json(200, PREVIEW),
+    });
+    const user = userEvent.setup();
+    const { router } = page();
+    await screen.findByText('version 1.1.0');
+    await user.upload(screen.getByLabelText('Choose file'), zip());
+    expect(screen.getByText('harbor-theme.zip')).toBeInTheDocument();
+    const go = screen.getByRole('button', { name: 'Upgrade to REGULAR' });
+    expect(go).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: /will be connected to the REGULAR key/ }));
+    expect(go).toBeEnabled();
+    await user.click(go);
+
+    const xhr = FakeXhr.last!;
+    expect(xhr.method).toBe('POST');
+    expect(xhr.url).toBe('/theme-upgrades');
+    expect(xhr.form!.get('source_key')).toBe(LITE.api_key);
+    expect(xhr.form!.get('target_key')).toBe(REGULAR.api_key);
+    expect(xhr.form!.get('move_connection')).toBe('true');
+    expect((xhr.form!.get('theme') as File).name).toBe('harbor-theme.zip');
+
+    xhr.progress(50, 100);
+    expect(await screen.findByText('Uploading… 50%')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '50');
+    xhr.progress(100, 100);
+    expect(await screen.findByText('Building your theme…')).toBeInTheDocument();
+    xhr.answer(201, { run: runOf() });
+
+    expect(await screen.findByRole('heading', { name: 'Your REGULAR theme 1.1.0 is ready' })).toBeInTheDocument();
+    expect(screen.getByText(/Your store is now connected to the REGULAR key/)).toBeInTheDocument();
+    expect(screen.getByText('setting no longer exists in the target')).toBeInTheDocument();
+    expect(screen.getByText('edited by you — review')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download theme' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Report (JSON)' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Report (HTML)' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Your edited files' })).toBeEnabled();
+    expect(router.state.location.search).toBe('?run=41');
+  });
+
+  it("shows the server's error under the drop zone, and the person can try again", async () => {
+    storeChoice();
+    fakeApi({
+      'GET /keys/': () => json(200, [LITE, REGULAR]),
+      'GET /theme-upgrades/preview': () => json(200, PREVIEW),
+    });
+    const user = userEvent.setup();
+    page();
+    await screen.findByText('version 1.1.0');
+    await user.upload(screen.getByLabelText('Choose file'), zip());
+    await user.click(screen.getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: 'Upgrade to REGULAR' }));
+    FakeXhr.last!.answer(422, {
+      error: "The uploaded theme's edition does not match the source license.",
+      code: 'edition_mismatch',
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      "The uploaded theme's edition does not match the source license.",
+    );
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Upgrade to REGULAR' })).toBeEnabled());
+  });
+
+  it('a reload keeps the choice (from §3 storage); with none stored it asks for one', async () => {
+    storeChoice();
+    fakeApi({
+      'GET /keys/': () => json(200, [LITE, REGULAR]),
+      'GET /theme-upgrades/preview': () => json(200, PREVIEW),
+    });
+    const first = page();
+    await screen.findByText('version 1.1.0');
+    first.view.unmount();
+    page();
+    expect(await screen.findByText('version 1.1.0')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('region', { name: 'Source and target license' })).getByText(REGULAR.api_key),
+    ).toBeInTheDocument();
+
+    localStorage.clear();
+    const calls = fakeApi({ 'GET /keys/': () => json(200, [LITE, REGULAR]) });
+    page();
+    expect(await screen.findByRole('button', { name: 'Choose an upgrade' })).toBeInTheDocument();
+    expect(calls.some((call) => call.startsWith('GET /theme-upgrades/preview'))).toBe(false);
+  });
+
+  it('refuses stored keys that are not the person’s own', async () => {
+    storeChoice();
+    fakeApi({ 'GET /keys/': () => json(200, [LITE]) });
+    page();
+    expect(await screen.findByRole('button', { name: 'Choose an upgrade' })).toBeInTheDocument();
+  });
+});

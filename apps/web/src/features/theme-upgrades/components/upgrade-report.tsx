@@ -1,0 +1,152 @@
+import { Download, FileArchive, FileJson, FileText } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import type { ReportItem, ReportItemStatus, ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { serverMessage } from '../../../lib/api-client';
+import { downloadRunFile, type RunFile } from '../api/download-run-file';
+
+const STATUS_TEXT: Record<ReportItemStatus, { title: string; badge: string; open: boolean }> = {
+  edited: { title: 'Edited by you — review', badge: 'bg-amber-100 text-amber-900', open: true },
+  dropped: { title: 'Dropped', badge: 'bg-red-100 text-red-800', open: true },
+  changed: { title: 'Changed', badge: 'bg-sky-100 text-sky-900', open: true },
+  added: { title: 'Added by you (copied)', badge: 'bg-violet-100 text-violet-900', open: false },
+  kept: { title: 'Kept', badge: 'bg-emerald-100 text-emerald-900', open: false },
+};
+const ORDER: ReportItemStatus[] = ['edited', 'dropped', 'changed', 'added', 'kept'];
+/** Items shown per group before "Show all" (a theme has thousands of kept settings). */
+const PAGE = 100;
+
+const show = (value: unknown) => (value === undefined ? '' : JSON.stringify(value));
+
+function Group({ status, items }: { status: ReportItemStatus; items: ReportItem[] }) {
+  const [all, setAll] = useState(false);
+  const text = STATUS_TEXT[status];
+  const visible = all ? items : items.slice(0, PAGE);
+  return (
+    <details open={text.open && items.length > 0} className="rounded-xl border border-slate-200 bg-white">
+      <summary className="flex cursor-pointer items-center gap-2 px-4 py-3 font-medium text-slate-900">
+        <Badge className={text.badge}>{items.length}</Badge>
+        {text.title}
+      </summary>
+      {items.length === 0 ? (
+        <p className="px-4 pb-3 text-sm text-slate-500">Nothing.</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 border-t border-slate-100">
+          {visible.map((item, index) => (
+            <li key={`${item.file}#${item.path ?? ''}#${index}`} className="px-4 py-2 text-sm">
+              <p className="font-mono text-xs break-all text-slate-800">
+                {item.file}
+                {item.path ? <span className="text-slate-500"> › {item.path}</span> : null}
+              </p>
+              {item.reason ? <p className="text-slate-600">{item.reason}</p> : null}
+              {item.old_value !== undefined || item.new_value !== undefined ? (
+                <p className="font-mono text-xs break-all text-slate-600">
+                  {item.old_value !== undefined ? <span>was {show(item.old_value)}</span> : null}
+                  {item.new_value !== undefined ? <span> → now {show(item.new_value)}</span> : null}
+                </p>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {items.length > visible.length ? (
+        <div className="border-t border-slate-100 px-4 py-2">
+          <Button size="sm" variant="ghost" onClick={() => setAll(true)}>
+            Show all {items.length}
+          </Button>
+        </div>
+      ) : null}
+    </details>
+  );
+}
+
+/** The run's report on the page: counts, every decision by kind, and the downloads (theme zip, JSON, HTML). */
+export function UpgradeReport({ run }: { run: ThemeUpgradeRun }) {
+  const [busy, setBusy] = useState<RunFile | null>(null);
+  const report = run.report;
+
+  async function download(file: RunFile) {
+    setBusy(file);
+    try {
+      await downloadRunFile(run.id, file);
+    } catch (error) {
+      toast.error(serverMessage(error) ?? 'Download failed');
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <section aria-labelledby="upgrade-report-heading" className="space-y-4">
+      <div className="rounded-xl border border-emerald-200 bg-emerald-50 p-4">
+        <h2 id="upgrade-report-heading" className="text-lg font-semibold text-emerald-900">
+          Your {run.target.edition} theme {run.target.version ?? ''} is ready
+        </h2>
+        <p className="mt-1 text-sm text-emerald-900">
+          Upload it in Shopify admin (Online Store → Themes → Add theme → Upload zip file), check it in the theme
+          editor, then publish it.
+          {run.connection_moved
+            ? ` Your store is now connected to the ${run.target.edition} key; the ${run.source.edition} key is free to connect another store.`
+            : ''}
+        </p>
+        <div className="mt-3 flex flex-wrap gap-2">
+          <Button disabled={busy !== null || !run.download_url} onClick={() => void download('theme')}>
+            <Download aria-hidden="true" className="size-4" />
+            Download theme
+          </Button>
+          <Button
+            variant="secondary"
+            disabled={busy !== null || !run.report_json_url}
+            onClick={() => void download('json')}
+          >
+            <FileJson aria-hidden="true" className="size-4" />
+            Report (JSON)
+          </Button>
+          <Button
+            variant="secondary"
+            disabled={busy !== null || !run.report_html_url}
+            onClick={() => void download('html')}
+          >
+            <FileText aria-hidden="true" className="size-4" />
+            Report (HTML)
+          </Button>
+          {run.review_url ? (
+            <Button variant="secondary" disabled={busy !== null} onClick={() => void download('review')}>
+              <FileArchive aria-hidden="true" className="size-4" />
+              Your edited files
+            </Button>
+          ) : null}
+        </div>
+        <p className="mt-2 text-xs text-emerald-900/80">
+          You can download these again until {new Date(run.expires_at).toLocaleDateString()}.
+        </p>
+      </div>
+      {report ? (
+        <>
+          <dl className="grid grid-cols-2 gap-2 sm:grid-cols-5" aria-label="Report summary">
+            {ORDER.map((status) => (
+              <div key={status} className="rounded-lg border border-slate-200 bg-white px-3 py-2">
+                <dt className="text-xs text-slate-500">{STATUS_TEXT[status].title}</dt>
+                <dd className="text-lg font-semibold text-slate-900">{report.summary[status]}</dd>
+              </div>
+            ))}
+          </dl>
+          {report.warnings.length > 0 ? (
+            <ul className="list-disc space-y-1 rounded-xl border border-amber-200 bg-amber-50 py-3 pr-4 pl-8 text-sm text-amber-900">
+              {report.warnings.map((warning) => (
+                <li key={warning}>{warning}</li>
+              ))}
+            </ul>
+          ) : null}
+          <div className="space-y-2">
+            {ORDER.map((status) => (
+              <Group key={status} status={status} items={report.items.filter((item) => item.status === status)} />
+            ))}
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,164 @@
+import { ArrowUpCircle, ChevronRight, Loader2 } from 'lucide-react';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { Key } from '@keyport/shared/contracts/keys';
+import type { UpgradeStatus } from '@keyport/shared/contracts/theme-upgrades';
+import { deriveStoreCard } from '@keyport/shared/domain/store-card';
+import { tierFromFlags, type Tier } from '@keyport/shared/domain/tiers';
+import { Alert } from '../../../components/ui/alert';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { TIER_STYLES } from '../../../components/ui/tier-style';
+import { useOwnKeys } from '../api/get-keys';
+import { useUpgradableKeys } from '../api/theme-upgrade-queries';
+import { THEME_UPGRADE_MESSAGES } from '../messages';
+import { slugFor } from '../routing/route-theme-upgrade';
+import { saveUpgradeChoice } from '../save-upgrade-choice';
+
+/** The two options of §2 dialog 7's 'Upgrade your theme file', and what enables each (§5 upgrade file options). */
+export const UPGRADE_FILE_OPTIONS: readonly {
+  status: UpgradeStatus;
+  title: string;
+  from: readonly Tier[];
+  to: Tier;
+  disabledMessage: string;
+}[] = [
+  {
+    status: 'Lite to Regular',
+    title: 'Upgrade LITE to Regular',
+    from: ['LITE'],
+    to: 'REGULAR',
+    disabledMessage: THEME_UPGRADE_MESSAGES.needRegular,
+  },
+  {
+    status: 'Regular to Pro',
+    title: 'Upgrade to Pro',
+    from: ['LITE', 'REGULAR'],
+    to: 'PRO',
+    disabledMessage: THEME_UPGRADE_MESSAGES.needPro,
+  },
+];
+
+const choiceClass =
+  'flex w-full items-center gap-3 rounded-xl border p-4 text-left transition-colors focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none';
+
+/**
+ * Quick Actions "Upgrade Files": §2 dialog 7 'Upgrade your theme file' with two options, each enabled only when
+ * GET /keys/list_keys_upgrade lists a key with its status (§5). With several stores that could take the upgrade, the
+ * person picks the one to upgrade.
+ */
+export function UpgradeThemeFileDialog({ onClose }: { onClose: () => void }) {
+  const navigate = useNavigate();
+  const upgradable = useUpgradableKeys();
+  const keys = useOwnKeys();
+  const [picking, setPicking] = useState<{ option: (typeof UPGRADE_FILE_OPTIONS)[number]; target: Key } | null>(null);
+  const statuses = new Set(upgradable.data?.upgradable_keys.map((entry) => entry.upgrade_status));
+  const loading = upgradable.isPending || keys.isPending;
+  const failed = upgradable.isError || keys.isError;
+
+  function targetFor(option: (typeof UPGRADE_FILE_OPTIONS)[number]): Key | null {
+    const listed = upgradable.data?.upgradable_keys.filter((entry) => entry.upgrade_status === option.status) ?? [];
+    return (
+      (keys.data ?? []).find(
+        (key) => tierFromFlags(key) === option.to && listed.some((entry) => entry.key === key.api_key),
+      ) ?? null
+    );
+  }
+  const sourcesFor = (option: (typeof UPGRADE_FILE_OPTIONS)[number]) =>
+    (keys.data ?? []).filter((key) => option.from.includes(tierFromFlags(key)));
+
+  function go(source: Key, target: Key) {
+    const slug = slugFor(tierFromFlags(source), tierFromFlags(target));
+    if (!slug) return;
+    void navigate(saveUpgradeChoice({ slug, source, target }));
+  }
+
+  function choose(option: (typeof UPGRADE_FILE_OPTIONS)[number]) {
+    const target = targetFor(option);
+    const sources = sourcesFor(option);
+    if (!target || sources.length === 0) return;
+    if (sources.length === 1) go(sources[0]!, target);
+    else setPicking({ option, target });
+  }
+
+  return (
+    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
+      <DialogContent
+        title="Upgrade your theme file"
+        description={
+          picking
+            ? `Which store's theme should become ${picking.option.to}?`
+            : 'Move a store to a higher edition of the theme, keeping its settings and content.'
+        }
+      >
+        {failed ? (
+          <Alert>{THEME_UPGRADE_MESSAGES.loadOptionsFailed}</Alert>
+        ) : loading ? (
+          <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
+            <Loader2 aria-hidden="true" className="size-4 animate-spin motion-reduce:animate-none" />
+            Checking your licenses…
+          </p>
+        ) : picking ? (
+          <div className="space-y-3">
+            <ul className="space-y-2">
+              {sourcesFor(picking.option).map((key) => {
+                const card = deriveStoreCard(key);
+                const tier = tierFromFlags(key);
+                return (
+                  <li key={key.id}>
+                    <button
+                      type="button"
+                      onClick={() => go(key, picking.target)}
+                      className={`${choiceClass} border-slate-200 hover:border-brand-400 hover:bg-brand-50`}
+                    >
+                      <Badge className={TIER_STYLES[tier].badge}>{tier}</Badge>
+                      <span className="min-w-0 flex-1">
+                        <span className="block truncate font-semibold text-slate-900">{card.name}</span>
+                        <span className="block truncate font-mono text-xs text-slate-500">{key.api_key}</span>
+                      </span>
+                      <ChevronRight aria-hidden="true" className="size-5 shrink-0 text-slate-400" />
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+            <Button variant="secondary" onClick={() => setPicking(null)}>
+              Back
+            </Button>
+          </div>
+        ) : (
+          <ul className="space-y-3">
+            {UPGRADE_FILE_OPTIONS.map((option) => {
+              const enabled =
+                statuses.has(option.status) && targetFor(option) !== null && sourcesFor(option).length > 0;
+              const reasonId = `upgrade-file-${option.to}-reason`;
+              return (
+                <li key={option.status}>
+                  <button
+                    type="button"
+                    disabled={!enabled}
+                    aria-describedby={reasonId}
+                    onClick={() => choose(option)}
+                    className={`${choiceClass} border-slate-200 hover:border-brand-400 hover:bg-brand-50 disabled:cursor-not-allowed disabled:bg-slate-50 disabled:opacity-70`}
+                  >
+                    <ArrowUpCircle aria-hidden="true" className="size-6 shrink-0 text-brand-600" />
+                    <span className="min-w-0 flex-1">
+                      <span className="block font-semibold text-slate-900">{option.title}</span>
+                      <span id={reasonId} className="block text-sm text-slate-600">
+                        {enabled
+                          ? `Your ${option.from.join(' or ')} theme files become the latest ${option.to} edition.`
+                          : option.disabledMessage}
+                      </span>
+                    </span>
+                    <ChevronRight aria-hidden="true" className="size-5 shrink-0 text-slate-400" />
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,96 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { vi } from 'vitest';
+import type { Key } from '@keyport/shared/contracts/keys';
+import type { ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
+
+export const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+type Handler = (url: URL) => Response | Promise<Response>;
+
+/** Stubs fetch with handlers keyed by 'METHOD /path'; an unknown route fails like a dropped connection. */
+export function fakeApi(handlers: Record<string, Handler>) {
+  const calls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input), 'http://localhost');
+      const name = `${init?.method ?? 'GET'} ${url.pathname}`;
+      calls.push(`${name}${url.search}`);
+      const handler = handlers[name];
+      if (!handler) throw new TypeError(`Failed to fetch (no fake for ${name})`);
+      return handler(url);
+    }),
+  );
+  return calls;
+}
+
+const base = { linked_app_store: null, main_url: null, myshopify: null, secondary_url: null };
+export const LITE: Key = {
+  id: 1,
+  api_key: 'LITE-1111',
+  pro: false,
+  lite: true,
+  ...base,
+  myshopify: 'harbor.myshopify.com',
+};
+export const REGULAR: Key = { id: 2, api_key: 'REGL-2222', pro: false, lite: false, ...base };
+export const PRO: Key = { id: 3, api_key: 'PROO-3333', pro: true, lite: false, ...base };
+
+export function runOf(overrides: Partial<ThemeUpgradeRun> = {}): ThemeUpgradeRun {
+  return {
+    id: 41,
+    status: 'succeeded',
+    source: { key: LITE.api_key, edition: 'LITE', version: '1.0.0' },
+    target: { key: REGULAR.api_key, edition: 'REGULAR', version: '1.1.0' },
+    report: {
+      summary: { kept: 1, changed: 1, dropped: 1, edited: 1, added: 0 },
+      items: [
+        { file: 'config/settings_data.json', path: 'current/colors_accent', status: 'kept' },
+        {
+          file: 'config/settings_data.json',
+          path: 'current/header_layout',
+          status: 'dropped',
+          reason: 'setting no longer exists in the target',
+          old_value: 'classic',
+        },
+        {
+          file: 'config/settings_data.json',
+          path: 'current/layout',
+          status: 'changed',
+          old_value: 'wide',
+          new_value: 'full',
+        },
+        { file: 'sections/header.liquid', status: 'edited', reason: 'edited by you — review' },
+      ],
+      warnings: [],
+    },
+    download_url: '/theme-upgrades/41/theme.zip',
+    report_json_url: '/theme-upgrades/41/report.json',
+    report_html_url: '/theme-upgrades/41/report.html',
+    review_url: '/theme-upgrades/41/review.zip',
+    created_at: '2026-11-23T10:00:00.000Z',
+    expires_at: '2026-11-30T10:00:00.000Z',
+    connection_moved: true,
+    ...overrides,
+  };
+}
+
+/** Renders routes in a memory router with a fresh query client; the router is returned to read its location. */
+export function renderRoutes(routes: RouteObject[], initial: string) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([...routes, { path: '*', element: <p data-testid="elsewhere">elsewhere</p> }], {
+    initialEntries: [initial],
+  });
+  const view = render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { router, view };
+}
+
+export const at = (path: string, element: ReactNode): RouteObject => ({ path, element });

@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { createCustomer, expect, mintKeys, test, useSession } from '../support/fixtures';
+
+test.use({ viewport: { width: 1440, height: 900 } });
+
+test('a LITE card owning a REGULAR key: routing, upload of the LITE export, the report, the download, the move', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const [liteKey] = await mintKeys(request, baseURL!, 'LITE', 1);
+  const [regularKey] = await mintKeys(request, baseURL!, 'REGULAR', 1);
+  const customer = await createCustomer(request, baseURL!, 'theme-upgrade');
+  const auth = { authorization: `Token ${customer.token}` };
+  for (const key of [liteKey, regularKey]) {
+    expect((await request.post(`${baseURL}/keys/`, { headers: auth, data: { key } })).status()).toBe(201);
+  }
+  const store = `tu-${Date.now().toString(36)}.myshopify.com`;
+  const saved = await request.put(`${baseURL}/keys/`, {
+    headers: auth,
+    data: { key: liteKey, myshopify: store, main_url: '', secondary_url: '' },
+  });
+  expect(saved.status()).toBe(200);
+
+  await useSession(page, customer.token);
+  await page.goto('/customer/my-keys');
+  const liteCard = page.getByTestId('key-card').filter({ hasText: liteKey! });
+  const regularCard = page.getByTestId('key-card').filter({ hasText: regularKey! });
+  await expect(liteCard.getByTestId('card-domain')).toHaveText(store);
+
+  // The store's theme as the merchant has it: the LITE theme downloaded from the card.
+  const exported = page.waitForEvent('download');
+  await liteCard.getByRole('button', { name: /Download theme for/ }).click();
+  const exportPath = await (await exported).path();
+  expect(readFileSync(exportPath).subarray(0, 2).toString('latin1')).toBe('PK');
+
+  // Routing (§4): a LITE card whose owner has only a REGULAR key goes straight to lite-to-reg.
+  await liteCard.getByRole('button', { name: 'Upgrade', exact: true }).click();
+  const options = page.getByRole('dialog', { name: 'Upgrade Options' });
+  await options.getByRole('button', { name: /Upgrade Theme/ }).click();
+  await expect(page).toHaveURL(/\/customer\/upgrade_file\/lite-to-reg$/);
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('themeUpgradeInfo') ?? 'null') as unknown);
+  expect(stored).toEqual({
+    targetLicenseKey: regularKey,
+    targetLicenseType: 'REGULAR',
+    sourceLicenseKey: liteKey,
+    sourceLicenseType: 'LITE',
+    sourceLicenseVersion: null,
+  });
+
+  // The page names both licenses and the target version before anything; a reload keeps them.
+  const sides = page.getByRole('region', { name: 'Source and target license' });
+  await expect(sides.getByText(regularKey!)).toBeVisible();
+  await expect(sides.getByText(/^version \d/)).toBeVisible();
+  await page.reload();
+  await expect(sides.getByText(liteKey!)).toBeVisible();
+  await expect(sides.getByText(regularKey!)).toBeVisible();
+  await expect(page.getByText('In your Shopify admin, go to Online Store → Themes.')).toBeVisible();
+
+  // The browser saved the download under a temporary name; the person picks it as the .zip it is.
+  await page.getByLabel('Choose file').setInputFiles({
+    name: 'lite-theme-export.zip',
+    mimeType: 'application/zip',
+    buffer: readFileSync(exportPath),
+  });
+  const go = page.getByRole('button', { name: 'Upgrade to REGULAR' });
+  await expect(go).toBeDisabled();
+  await page.getByRole('checkbox', { name: /will be connected to the REGULAR key/ }).check();
+  await go.click();
+
+  await expect(page.getByRole('heading', { name: /Your REGULAR theme .* is ready/ })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByLabel('Report summary')).toBeVisible();
+  await expect(page).toHaveURL(/\?run=\d+$/);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download theme' }).click();
+  const output = await download;
+  expect(output.suggestedFilename()).toMatch(/\.zip$/);
+  expect(
+    readFileSync(await output.path())
+      .subarray(0, 2)
+      .toString('latin1'),
+  ).toBe('PK');
+  const reportDownload = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Report (JSON)' }).click();
+  const report = JSON.parse(readFileSync(await (await reportDownload).path(), 'utf8')) as { items: unknown[] };
+  expect(report.items.length).toBeGreaterThan(0);
+
+  // The store's connection moved to the REGULAR key; the LITE key is free.
+  await page.getByRole('link', { name: 'My Keys' }).click();
+  await expect(regularCard.getByTestId('card-domain')).toHaveText(store);
+  await expect(regularCard.getByText('Connected', { exact: true })).toBeVisible();
+  await expect(liteCard.getByRole('button', { name: 'Connect Store' })).toBeVisible();
+
+  // The run is listed on the key page of the REGULAR key, with its files.
+  const keys = (await (await request.get(`${baseURL}/keys/`, { headers: auth })).json()) as {
+    id: number;
+    api_key: string;
+  }[];
+  await page.goto(`/customer/my-keys/${keys.find((key) => key.api_key === regularKey)!.id}`);
+  const runs = page.getByRole('region', { name: 'Theme upgrades' });
+  await expect(runs.getByText(/^LITE .*→ REGULAR /)).toBeVisible();
+  await expect(runs.getByRole('button', { name: 'Download theme' })).toBeEnabled();
+});
