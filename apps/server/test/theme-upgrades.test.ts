@@ -333,6 +333,35 @@ describe('POST /theme-upgrades', () => {
     expect(settings.current.license_token).toBe(proToken);
   });
 
+  it('after a paid LITE → REGULAR upgrade, the same key takes its store’s LITE files to REGULAR', async () => {
+    const person = await newCustomer(t, 'upgraded');
+    const key = await claimNewKey(t, person.token, 'LITE');
+    await issueThemeToken(t, person.token, key.apiKey);
+    const changed = await t.db.transaction((tx) =>
+      t.app.services.keys.changeTier(
+        { keyId: key.id, ownerId: person.id, from: 'LITE', to: 'REGULAR', reason: 'purchase', reference: 'order:1' },
+        tx,
+      ),
+    );
+    expect(changed).not.toBeNull();
+    const response = await postUpgrade(
+      person,
+      { target_key: key.apiKey, source_key: key.apiKey },
+      await merchantExport('LITE'),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    const { run } = response.json<{ run: ThemeUpgradeRun }>();
+    expect(run).toMatchObject({ status: 'succeeded', source: { edition: 'LITE' }, target: { edition: 'REGULAR' } });
+    // A PRO export was never this key's edition: still refused.
+    const other = await postUpgrade(
+      person,
+      { target_key: key.apiKey, source_key: key.apiKey },
+      await merchantExport('PRO'),
+    );
+    expect(other.statusCode, other.body).toBe(422);
+    expect(other.json()).toMatchObject({ code: 'edition_mismatch' });
+  });
+
   it('a same-edition update (PRO 4.1.0 → 4.2.0) changes no key, even when asked to move the connection', async () => {
     const person = await newCustomer(t, 'update');
     const pro = await claimNewKey(t, person.token, 'PRO');

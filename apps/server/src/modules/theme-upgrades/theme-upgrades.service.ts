@@ -45,7 +45,7 @@ export interface ThemeUpgradesServiceDeps {
   storage: StoragePort;
   /** The zip limits of release uploads (size, entries, ratio): the merchant's export is held to them. */
   limits: ThemeZipLimits;
-  keys: Pick<KeysService, 'requireOwnedKey' | 'listKeys' | 'findOwnedKeyById'>;
+  keys: Pick<KeysService, 'requireOwnedKey' | 'listKeys' | 'findOwnedKeyById' | 'listTierChanges'>;
   connect: Pick<ConnectService, 'currentTokenFor' | 'prepareConnectionMove' | 'commitConnectionMove'>;
   releases: Pick<ReleasesService, 'findLatestRelease' | 'findReleaseByVersion' | 'releaseZipPath' | 'releaseManifest'>;
   /** Where the engine writes its output before it is stored (DATA_DIR/tmp). */
@@ -201,10 +201,17 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       try {
         await assertReasonableCompression(input.zipPath, limits).catch(toInputError);
         const info = await readThemeInfo(input.zipPath, limits).catch(toInputError);
-        if (info.edition && info.edition !== source.tier) {
+        // The store runs an edition the source key has held: its tier now, or one it had before an upgrade (after a
+        // paid LITE → REGULAR upgrade the store still runs the LITE files, and the same key is source and target).
+        const held = new Set([
+          source.tier,
+          ...(await keys.listTierChanges(source.id)).map((change) => change.fromTier),
+        ]);
+        if (info.edition && !held.has(info.edition)) {
           throw new AppError(422, THEME_UPGRADE_MESSAGES.editionMismatch, 'edition_mismatch');
         }
-        const original = info.version ? await releases.findReleaseByVersion(source.tier, info.version) : null;
+        const exportEdition = info.edition ?? source.tier;
+        const original = info.version ? await releases.findReleaseByVersion(exportEdition, info.version) : null;
         if (original) await releases.releaseManifest(original);
         const move = moveConnection ? await connect.prepareConnectionMove(source, target) : null;
         const token = move?.token ?? (await connect.currentTokenFor(target));
@@ -218,7 +225,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
           targetZipPath: await releases.releaseZipPath(release),
           token,
           outputPath,
-          expectedSourceEdition: source.tier,
+          expectedSourceEdition: exportEdition,
           limits,
         }).catch(toInputError);
         const htmlPath = `${outputPath}.html`;
@@ -229,6 +236,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
         const hasReview = report.files.review.length > 0;
         if (hasReview) await storage.put(reviewKey, reviewZipPathFor(outputPath));
         const finished = await commitRun(userId, run.id, move, {
+          sourceEdition: exportEdition,
           sourceVersion: info.version,
           report: toReportBody(report),
           outputKey,
@@ -296,6 +304,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
     runId: number,
     move: PreparedConnectionMove | null,
     values: {
+      sourceEdition: Tier;
       sourceVersion: string | null;
       report: ThemeUpgradeReportBody;
       outputKey: string;
@@ -307,6 +316,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       if (move) await connect.commitConnectionMove(userId, move, tx);
       const row = await repo.finishRun(tx, runId, {
         status: 'succeeded',
+        sourceEdition: values.sourceEdition,
         sourceVersion: values.sourceVersion,
         report: values.report,
         outputKey: values.outputKey,
