@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { createCustomer, expect, mintKeys, test, useSession } from '../support/fixtures';
 
 test.use({ viewport: { width: 1440, height: 900 } });
+
+/** Screenshots for people to look at (not compared): test-results, or docs/screenshots with UPDATE_SCREENSHOTS=1. */
+const screenshots = process.env.UPDATE_SCREENSHOTS
+  ? path.resolve(import.meta.dirname, '../../docs/screenshots')
+  : path.resolve(import.meta.dirname, '../../test-results/screenshots');
 
 test('a LITE card owning a REGULAR key: routing, upload of the LITE export, the report, the download, the move', async ({
   page,
@@ -56,6 +62,7 @@ test('a LITE card owning a REGULAR key: routing, upload of the LITE export, the 
   await expect(sides.getByText(liteKey!)).toBeVisible();
   await expect(sides.getByText(regularKey!)).toBeVisible();
   await expect(page.getByText('In your Shopify admin, go to Online Store → Themes.')).toBeVisible();
+  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-page-desktop.png'), fullPage: true });
 
   // The browser saved the download under a temporary name; the person picks it as the .zip it is.
   await page.getByLabel('Choose file').setInputFiles({
@@ -71,6 +78,10 @@ test('a LITE card owning a REGULAR key: routing, upload of the LITE export, the 
   await expect(page.getByRole('heading', { name: /Your REGULAR theme .* is ready/ })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByLabel('Report summary')).toBeVisible();
   await expect(page).toHaveURL(/\?run=\d+$/);
+  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-report-desktop.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-report-phone.png'), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download theme' }).click();
   const output = await download;
