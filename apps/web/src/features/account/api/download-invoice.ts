@@ -1,6 +1,6 @@
 import { getInvoicePdf } from '@keyport/shared/contracts/invoices';
 import { callApiForResponse } from '../../../lib/api-client';
-import { saveFileResponse } from './save-file-response';
+import { saveFileResponse } from '../../../lib/save-file-response';
 
 /**
  * Downloads an invoice or credit note PDF (GET /invoices/:id/pdf). The route needs the session's Authorization

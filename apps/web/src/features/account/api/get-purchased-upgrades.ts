@@ -3,7 +3,7 @@ import { getOrderReceipt } from '@keyport/shared/contracts/payments';
 import { checkPurchasedUpgrades, type PurchasedUpgrade } from '@keyport/shared/contracts/upgrades';
 import { callApi, callApiForResponse } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-import { saveFileResponse } from './save-file-response';
+import { saveFileResponse } from '../../../lib/save-file-response';
 
 export const getPurchasedUpgrades = () => callApi(checkPurchasedUpgrades);
 

@@ -5,7 +5,7 @@ import {
   downloadThemeUpgradeZip,
 } from '@keyport/shared/contracts/theme-upgrades';
 import { callApiForResponse } from '../../../lib/api-client';
-import { saveFile } from './save-file';
+import { saveFileResponse as saveFile } from '../../../lib/save-file-response';
 
 export type RunFile = 'theme' | 'json' | 'html' | 'review';
 
