@@ -1,10 +1,9 @@
 /** Reading `POST /staff/releases` (multipart/form-data: edition, version, notes, file) into fields and a temp file. */
-import { createWriteStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { isTier, type Tier } from '@keyport/shared/domain/tiers';
-import { AppError, badRequest } from '../../http/errors';
+import { badRequest } from '../../http/errors';
+import { receiveZipUpload } from '../../http/zip-upload';
 import { MAX_VERSION_LENGTH, isReleaseVersion } from './release-version';
 
 export const MAX_NOTES_LENGTH = 5000;
@@ -37,53 +36,13 @@ export async function receiveReleaseUpload(
   zipPath: string,
   maxZipBytes: number,
 ): Promise<ReleaseFields> {
-  if (!request.isMultipart()) {
-    throw badRequest('Send the release as multipart/form-data with the fields edition, version, notes and file.');
-  }
-  const fields: Record<string, string> = {};
-  let sawFile = false;
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file') throw badRequest('Send the theme zip in the field "file".');
-        sawFile = true;
-        await pipeline(part.file, createWriteStream(zipPath, { flags: 'wx' }));
-        if (part.file.truncated) throw tooLarge(maxZipBytes);
-      } else {
-        if (part.valueTruncated) throw badRequest(`${part.fieldname} is too long`);
-        if (!Object.hasOwn(fields, part.fieldname)) fields[part.fieldname] = String(part.value);
-      }
-    }
-  } catch (error) {
-    throw toUploadError(error, maxZipBytes);
-  }
-  if (!sawFile) throw badRequest('Attach the theme zip in the field "file".');
+  const fields = await receiveZipUpload(request, zipPath, maxZipBytes, 'file', {
+    notMultipart: 'Send the release as multipart/form-data with the fields edition, version, notes and file.',
+    wrongField: 'Send the theme zip in the field "file".',
+    missingFile: 'Attach the theme zip in the field "file".',
+    oneFile: 'Upload one zip file per release.',
+  });
   const parsed = ReleaseFieldsSchema.safeParse(fields);
   if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid release fields');
   return parsed.data;
-}
-
-function tooLarge(maxZipBytes: number): AppError {
-  return new AppError(413, `The theme zip is too large (max ${formatSize(maxZipBytes)}).`);
-}
-
-/** Multipart and busboy failures are the client's; file system failures (a full disk) stay server errors. */
-function toUploadError(error: unknown, maxZipBytes: number): unknown {
-  if (error instanceof AppError) return error;
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(maxZipBytes);
-  if (code === 'FST_FILES_LIMIT') return badRequest('Upload one zip file per release.');
-  if (typeof code === 'string' && code.startsWith('FST_')) {
-    const status = (error as { statusCode?: number }).statusCode;
-    const message = error instanceof Error ? error.message : 'Invalid upload';
-    return status === 413 ? new AppError(413, message) : badRequest(message);
-  }
-  if (error instanceof Error && 'syscall' in error) return error;
-  return badRequest('The upload was cut off or is not valid multipart/form-data.');
-}
-
-function formatSize(bytes: number): string {
-  const round = (value: number) => Math.round(value * 10) / 10;
-  if (bytes >= 1024 * 1024) return `${round(bytes / (1024 * 1024))} MB`;
-  return bytes >= 1024 ? `${round(bytes / 1024)} KB` : `${bytes} bytes`;
 }
