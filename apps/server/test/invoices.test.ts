@@ -14,7 +14,7 @@ import {
 import { REVERSE_CHARGE_NOTE } from '../src/modules/invoices/invoice-pdf';
 import { createInvoicesService } from '../src/modules/invoices/invoices.service';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
-import { ownedKey, tierOf as tierOfKey } from './helpers/keys';
+import { GERMAN_CONSUMER, ownedKey, tierOf as tierOfKey } from './helpers/keys';
 
 const WEBHOOK_SECRET = 'whsec_test_invoices_suite';
 const PUBLIC_URL = 'https://portal.example.com';
@@ -63,14 +63,6 @@ const liteKeyFor = (userId: number) => ownedKey(t, userId, 'LITE');
 
 const tierOf = (apiKey: string) => tierOfKey(t, apiKey);
 
-const GERMAN_CONSUMER = {
-  name: 'Greta Kunde',
-  email: 'greta@example.de',
-  address: { line1: 'Hauptstraße 1', line2: null, city: 'Berlin', state: null, postal_code: '10115', country: 'DE' },
-  is_business: false,
-  company_name: null,
-  vat_id: null,
-};
 const GERMAN_BUSINESS = {
   ...GERMAN_CONSUMER,
   email: 'einkauf@kunde.example',

@@ -14,7 +14,7 @@ import {
 } from '../src/integrations/payments/sandbox-adapter';
 import { signStripePayload } from '../src/integrations/payments/stripe-webhook';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
-import { ownedKey, tierOf as tierOfKey } from './helpers/keys';
+import { GERMAN_CONSUMER, ownedKey, tierOf as tierOfKey } from './helpers/keys';
 
 const WEBHOOK_SECRET = 'whsec_test_payments_suite';
 
@@ -55,14 +55,6 @@ const liteKeyFor = (userId: number) => ownedKey(t, userId, 'LITE');
 
 const tierOf = (apiKey: string) => tierOfKey(t, apiKey);
 
-const GERMAN_CONSUMER = {
-  name: 'Greta Kunde',
-  email: 'greta@example.de',
-  address: { line1: 'Hauptstraße 1', line2: null, city: 'Berlin', state: null, postal_code: '10115', country: 'DE' },
-  is_business: false,
-  company_name: null,
-  vat_id: null,
-};
 const GERMAN_BUSINESS = { ...GERMAN_CONSUMER, is_business: true, company_name: 'Kunde GmbH', vat_id: 'DE 123 456 789' };
 
 const startPayment = (token: string, key: string, billing: object = GERMAN_CONSUMER, extra: object = {}) =>

@@ -15,3 +15,13 @@ export async function tierOf(t: TestApp, apiKey: string): Promise<Tier | undefin
   const [row] = await t.db.select({ tier: licenseKeys.tier }).from(licenseKeys).where(eq(licenseKeys.apiKey, apiKey));
   return row?.tier;
 }
+
+/** Billing details of a German consumer (19% VAT), as `POST /stripe/payment-intents` takes them. */
+export const GERMAN_CONSUMER = {
+  name: 'Greta Kunde',
+  email: 'greta@example.de',
+  address: { line1: 'Hauptstraße 1', line2: null, city: 'Berlin', state: null, postal_code: '10115', country: 'DE' },
+  is_business: false,
+  company_name: null,
+  vat_id: null,
+};
