@@ -39,12 +39,17 @@ export const BillingSchema = z.object({
 });
 export type BillingInput = z.input<typeof BillingSchema>;
 
-/** What the server computed for an order: amounts in cents, VAT rate in percent. */
+/**
+ * What the server computed for an order: amounts in cents, VAT rate in percent. An upgrade order has `from` and `to`;
+ * a credit-pack order (issue 11) has `credits` instead.
+ */
 export const OrderQuoteSchema = z.object({
   id: z.int(),
+  kind: z.enum(['upgrade', 'credit_pack']),
   status: z.enum(['pending', 'superseded', 'completed', 'needs_refund', 'review', 'refunded', 'disputed']),
-  from: z.enum(TIERS),
-  to: z.enum(TIERS),
+  from: z.nullable(z.enum(TIERS)),
+  to: z.nullable(z.enum(TIERS)),
+  credits: z.nullable(z.int()),
   currency: z.literal('usd'),
   base_amount: z.int(),
   vat_amount: z.int(),

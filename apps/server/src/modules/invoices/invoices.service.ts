@@ -129,7 +129,7 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
         await audit.record(tx, {
           actor: { type: 'system' },
           action: outcome.tierReverted ? 'upgrade.reverted' : 'upgrade.kept',
-          object: { type: 'license_key', id: order.licenseKeyId },
+          object: { type: 'license_key', id: order.licenseKeyId ?? order.id },
           customerUserId: customer,
           reason: outcome.tierReverted
             ? `Order ${order.id} was refunded: ${order.toTier} back to ${order.fromTier}.`

@@ -5,6 +5,26 @@ import { paymentWebhookEvents, upgradeOrders, type UpgradeOrderStatus } from '..
 export type OrderRow = typeof upgradeOrders.$inferSelect;
 export type NewOrder = typeof upgradeOrders.$inferInsert;
 
+/** An upgrade order: the key and path columns are set (the table's check `upgrade_orders_kind_fields`). */
+export type UpgradeOrderRow = OrderRow & {
+  kind: 'upgrade';
+  licenseKeyId: number;
+  licenseKey: string;
+  path: NonNullable<OrderRow['path']>;
+  fromTier: NonNullable<OrderRow['fromTier']>;
+  toTier: NonNullable<OrderRow['toTier']>;
+};
+
+export function isUpgradeOrder(order: OrderRow): order is UpgradeOrderRow {
+  return order.kind === 'upgrade';
+}
+
+/** The order as an upgrade order; a credit-pack order here is a programming error. */
+export function asUpgradeOrder(order: OrderRow): UpgradeOrderRow {
+  if (!isUpgradeOrder(order)) throw new Error(`order ${order.id} is a ${order.kind} order, not an upgrade`);
+  return order;
+}
+
 /** Orders a payment may still complete: the open one, and one replaced by a newer attempt (its money may arrive). */
 const PAYABLE: UpgradeOrderStatus[] = ['pending', 'superseded'];
 
@@ -24,7 +44,7 @@ export function insertPendingOrder(db: DbOrTx, values: NewOrder) {
     .values({ ...values, status: 'pending' })
     .onConflictDoNothing({
       target: upgradeOrders.licenseKeyId,
-      where: sql`${upgradeOrders.status} = 'pending'`,
+      where: sql`${upgradeOrders.status} = 'pending' and ${upgradeOrders.kind} = 'upgrade'`,
     })
     .returning()
     .then((rows) => rows[0] ?? null);

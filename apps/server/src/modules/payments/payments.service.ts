@@ -87,7 +87,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   }
 
   /** The order's payment at the provider, created once per order (the idempotency key is the order's). */
-  async function ensurePayment(order: repo.OrderRow): Promise<ProviderPayment | null> {
+  async function ensurePayment(anyOrder: repo.OrderRow): Promise<ProviderPayment | null> {
+    const order = repo.asUpgradeOrder(anyOrder);
     if (order.providerPaymentId) {
       const existing = await atProvider(() => provider.retrievePayment(order.providerPaymentId!));
       return existing && existing.status !== 'canceled' ? existing : null;
@@ -192,16 +193,16 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     const completed = await repo.completeOrder(tx, order.id, paidAt);
     if (!completed) return { order, key: null }; // settled before: by another delivery or the sync
     await deps.invoices.orderCompleted(tx, completed);
-    const applied = await upgrades.applyPaidUpgrade(toPaidOrder(completed), tx);
+    const applied = await upgrades.applyPaidUpgrade(toPaidOrder(repo.asUpgradeOrder(completed)), tx);
     if (!applied.applied) {
       const flagged = await repo.flagOrder(tx, order.id, 'needs_refund', applied.reason, ['completed']);
       log.error({ orderId: order.id }, 'a paid upgrade could not be applied; flagged for refund');
-      await outbox.enqueue(tx, upgradeNotAppliedEmail(completed));
+      await outbox.enqueue(tx, upgradeNotAppliedEmail(repo.asUpgradeOrder(completed)));
       return { order: flagged ?? completed, key: null };
     }
     await repo.markUpgradeProcessed(tx, order.id, paidAt);
-    await analytics.recordUpgradePurchase(tx, completed);
-    await outbox.enqueue(tx, receiptEmail(completed, deps.publicUrl()));
+    await analytics.recordUpgradePurchase(tx, repo.asUpgradeOrder(completed));
+    await outbox.enqueue(tx, receiptEmail(repo.asUpgradeOrder(completed), deps.publicUrl()));
     return { order: completed, key: applied.key };
   }
 
@@ -217,7 +218,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     if (!refunded) return;
     let tierReverted: boolean | null = null;
     if (order.status === 'completed' || order.status === 'disputed') {
-      ({ tierReverted } = await upgrades.revertPaidUpgrade(toPaidOrder(order), tx));
+      ({ tierReverted } = await upgrades.revertPaidUpgrade(toPaidOrder(repo.asUpgradeOrder(order)), tx));
       if (!tierReverted) log.warn({ orderId: order.id }, 'refunded; the key changed since, so its tier stays');
     }
     await deps.invoices.orderRefunded(tx, refunded, { tierReverted });
@@ -267,7 +268,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
    * key inserted its order first (the partial unique index decides).
    */
   async function openOrder(wanted: repo.NewOrder): Promise<repo.OrderRow | null> {
-    let order = await repo.findPendingOrder(db, wanted.licenseKeyId);
+    let order = await repo.findPendingOrder(db, wanted.licenseKeyId!);
     if (order && !isSameOrder(order, wanted)) {
       await repo.supersedeOrder(db, order.id);
       if (order.providerPaymentId && order.provider === provider.name) void cancelQuietly(order.providerPaymentId);
@@ -322,7 +323,10 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       const settled = await process('payment_succeeded', payment);
       const current = (await repo.findOrder(db, order.id)) ?? order;
       const key = settled && settled !== 'duplicate' ? settled.key : null;
-      return { order: current, key: key ?? (await currentKey(userId, current.licenseKey)) };
+      return {
+        order: current,
+        key: key ?? (current.licenseKey ? await currentKey(userId, current.licenseKey) : null),
+      };
     },
 
     /**
@@ -445,7 +449,7 @@ function canonicalJson(value: unknown): string {
   );
 }
 
-export function toPaidOrder(order: repo.OrderRow): PaidOrder {
+export function toPaidOrder(order: repo.UpgradeOrderRow): PaidOrder {
   return {
     id: order.id,
     userId: order.userId,
@@ -468,9 +472,11 @@ export function toPaidOrder(order: repo.OrderRow): PaidOrder {
 function toQuote(order: repo.OrderRow): OrderQuote {
   return {
     id: order.id,
+    kind: order.kind,
     status: order.status,
     from: order.fromTier,
     to: order.toTier,
+    credits: order.credits,
     currency: 'usd',
     base_amount: order.baseAmountCents,
     vat_amount: order.vatAmountCents,

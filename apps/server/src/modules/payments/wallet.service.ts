@@ -125,7 +125,7 @@ export function createWalletService(deps: WalletServiceDeps) {
                 wallet.createOrder({
                   amountCents: order.totalAmountCents,
                   currency: 'USD',
-                  description: `Keyport upgrade ${upgradePathLabel(order.path)} (order ${order.id})`,
+                  description: `Keyport upgrade ${upgradePathLabel(repo.asUpgradeOrder(order).path)} (order ${order.id})`,
                   customId: String(order.id),
                   invoiceId: `keyport-order-${order.id}`,
                   returnUrl: `${deps.publicUrl()}${WALLET_RETURN_PATH}`,
@@ -168,7 +168,7 @@ export function createWalletService(deps: WalletServiceDeps) {
       if (order.status === 'review') throw captureFailed(409, 'amount_mismatch');
       if (order.status !== 'pending' && order.status !== 'superseded') {
         // Settled before (another capture, the webhook): the same answer again, nothing changes.
-        return { order, key: await core.currentKey(userId, order.licenseKey) };
+        return { order, key: order.licenseKey ? await core.currentKey(userId, order.licenseKey) : null };
       }
       const before = await atWallet(() => wallet.getOrder(orderRef), WALLET_MESSAGES.captureFailed);
       if (!before) throw notFound(WALLET_ORDER_NOT_FOUND, 'order_not_found');
@@ -201,7 +201,10 @@ export function createWalletService(deps: WalletServiceDeps) {
       const current = (await repo.findOrder(db, order.id)) ?? order;
       if (current.status === 'review') throw captureFailed(409, 'amount_mismatch');
       const key = settled && settled !== 'duplicate' ? settled.key : null;
-      return { order: current, key: key ?? (await core.currentKey(userId, current.licenseKey)) };
+      return {
+        order: current,
+        key: key ?? (current.licenseKey ? await core.currentKey(userId, current.licenseKey) : null),
+      };
     },
 
     /**
