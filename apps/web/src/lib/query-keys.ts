@@ -25,4 +25,11 @@ export const queryKeys = {
   themeUpgradeRunsAll: ['theme-upgrade-runs'] as const,
   themeUpgradeRuns: (licenseKey: string) => ['theme-upgrade-runs', licenseKey] as const,
   themeUpgradeRun: (id: string) => ['theme-upgrade-run', id] as const,
+  /** GET /credits/balance (user menu, credits dialogs). */
+  creditsBalance: ['credits-balance'] as const,
+  creditHistory: ['credit-history'] as const,
+  /** GET /credits/redeem-products (dialog 9). */
+  redeemProducts: ['redeem-products'] as const,
+  /** GET /credits/packs (team members' credits checkout). */
+  creditPacks: ['credit-packs'] as const,
 };
