@@ -33,7 +33,7 @@ const emailOf = (n: number) => `credits-${n}@example.com`;
 /** Five fresh store domains nobody reported. */
 const freshStores = () => Array.from({ length: 5 }, () => `pirate-${++stores}-shop.com`);
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token?: string, payload?: unknown) =>
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token?: string, payload?: object) =>
   t.app.inject({
     method,
     url,

@@ -12,6 +12,7 @@ import {
 } from '@keyport/shared/contracts/theme-upgrades';
 import { tierFromFlags, tierRank, type Tier } from '@keyport/shared/domain/tiers';
 import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/pg-errors';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors';
 import type { StoragePort } from '../../integrations/storage/port';
 import type { ConnectService, PreparedConnectionMove } from '../connect/connect.service';
@@ -339,10 +340,3 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
   }
 }
 export type ThemeUpgradesService = ReturnType<typeof createThemeUpgradesService>;
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}

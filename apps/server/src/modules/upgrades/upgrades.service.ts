@@ -15,6 +15,7 @@ import {
   type UpgradePath,
 } from '@keyport/shared/domain/upgrade-paths';
 import type { Db, DbOrTx } from '../../db/client';
+import { isUniqueViolation } from '../../db/pg-errors';
 import { badRequest, conflict } from '../../http/errors';
 import type { RateLimiter } from '../../http/rate-limit';
 import { hashSecret } from '../../lib/secrets';
@@ -337,11 +338,4 @@ function toPurchasedUpgrade(row: repo.PurchasedUpgradeRow): PurchasedUpgrade {
     upgrade_processed_at: row.upgradeProcessedAt.toISOString(),
     receipt_url: row.orderId === null ? null : `/upgrades/orders/${row.orderId}/receipt`,
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
 }
