@@ -1,7 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creditAccounts, creditLedger } from '../src/db/schema';
 import { AppError } from '../src/http/errors';
+import { ledgerSum as ledgerSumOf } from './helpers/credits';
 import { createTestApp, signUp, type TestApp } from './helpers/test-app';
 
 let t: TestApp;
@@ -14,13 +15,7 @@ beforeAll(async () => {
 const newUser = async () => (await signUp(t, `ledger-${++people}@example.com`, { ip: `10.61.0.${people}` })).id;
 const credits = () => t.app.services.credits;
 
-async function ledgerSum(userId: number): Promise<number> {
-  const [row] = await t.db
-    .select({ sum: sql<string>`coalesce(sum(${creditLedger.amount}), 0)` })
-    .from(creditLedger)
-    .where(eq(creditLedger.userId, userId));
-  return Number(row!.sum);
-}
+const ledgerSum = (userId: number) => ledgerSumOf(t, userId);
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(

@@ -4,7 +4,6 @@ import { REPORT_ROW_REASONS } from '@keyport/shared/domain/store-report';
 import {
   auditLog,
   creditAccounts,
-  creditLedger,
   creditRedemptions,
   emailOutbox,
   licenseKeys,
@@ -12,6 +11,7 @@ import {
   userStores,
 } from '../src/db/schema';
 import { ownedKey } from './helpers/keys';
+import { ledgerSum as ledgerSumOf } from './helpers/credits';
 import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
 
 let t: TestApp;
@@ -65,13 +65,7 @@ async function balanceOf(token: string) {
   return response.json<{ balance: number; owed: number; can_report: boolean }>();
 }
 
-async function ledgerSum(userId: number) {
-  const [row] = await t.db
-    .select({ sum: sql<string>`coalesce(sum(${creditLedger.amount}), 0)` })
-    .from(creditLedger)
-    .where(eq(creditLedger.userId, userId));
-  return Number(row!.sum);
-}
+const ledgerSum = (userId: number) => ledgerSumOf(t, userId);
 
 const report = (token: string, storeDomains: string[]) =>
   call('POST', '/credits/report-store', token, { storeDomains });

@@ -7,12 +7,7 @@ import type {
   StaffStoreReport,
 } from '@keyport/shared/contracts/credits';
 import type { Key } from '@keyport/shared/contracts/keys';
-import {
-  REPORT_ROW_REASONS,
-  STORES_PER_REPORT,
-  licenseMatchHosts,
-  normaliseReportedStore,
-} from '@keyport/shared/domain/store-report';
+import { REPORT_ROW_REASONS, licenseMatchHosts, normaliseReportedStore } from '@keyport/shared/domain/store-report';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { Db, DbOrTx } from '../../db/client';
 import { isUniqueViolation } from '../../db/pg-errors';
@@ -439,7 +434,6 @@ export function createCreditsService(deps: CreditsServiceDeps) {
       if ((await repo.countRejectedReports(db, userId)) >= REJECTIONS_BEFORE_RESTRICTION)
         throw forbidden(REPORTING_RESTRICTED, 'reporting_restricted');
       reportLimit.hit(`report:${userId}`);
-      if (submitted.length !== STORES_PER_REPORT) throw badRequest('Please enter all 5 store domains.', 'bad_request');
       const validations = await validateReport(userId, submitted);
       if (!validations.every((row) => row.isValid)) {
         return { ok: false, validations, balance: (await ledger.balanceOf(userId)).balance };
