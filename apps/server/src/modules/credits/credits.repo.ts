@@ -1,14 +1,11 @@
-import { and, asc, count, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import {
   creditAccounts,
   creditLedger,
   creditRedemptions,
   redeemProducts,
-  storeReportDomains,
-  storeReports,
   type CreditLedgerKind,
-  type StoreReportStatus,
 } from '../../db/schema';
 
 export type CreditLedgerRow = typeof creditLedger.$inferSelect;
@@ -191,132 +188,4 @@ export async function insertMissingRedeemProducts(db: DbOrTx, rows: RedeemProduc
 
 export async function insertRedemption(db: DbOrTx, values: typeof creditRedemptions.$inferInsert) {
   await db.insert(creditRedemptions).values(values);
-}
-
-// ---- Store reports ----
-
-export type StoreReportRow = typeof storeReports.$inferSelect;
-export type StoreReportDomainRow = typeof storeReportDomains.$inferSelect;
-
-/** Which of these domains the user reported before. */
-export async function findReportedDomains(db: DbOrTx, userId: number, domains: string[]): Promise<Set<string>> {
-  if (domains.length === 0) return new Set();
-  const rows = await db
-    .select({ domain: storeReportDomains.domain })
-    .from(storeReportDomains)
-    .where(and(eq(storeReportDomains.userId, userId), inArray(storeReportDomains.domain, domains)));
-  return new Set(rows.map((row) => row.domain));
-}
-
-export function countRejectedReports(db: DbOrTx, userId: number): Promise<number> {
-  return db
-    .select({ n: count() })
-    .from(storeReports)
-    .where(and(eq(storeReports.userId, userId), eq(storeReports.status, 'rejected')))
-    .then((rows) => rows[0]?.n ?? 0);
-}
-
-export function insertReport(db: DbOrTx, userId: number) {
-  return db
-    .insert(storeReports)
-    .values({ userId })
-    .returning()
-    .then((rows) => rows[0]!);
-}
-
-/** The report's domains; the unique (user_id, domain) index refuses a store the user already reported (23505). */
-export async function insertReportDomains(
-  db: DbOrTx,
-  reportId: number,
-  userId: number,
-  rows: { submitted: string; domain: string }[],
-) {
-  await db.insert(storeReportDomains).values(rows.map((row, position) => ({ reportId, userId, position, ...row })));
-}
-
-/**
- * Reports for the staff queue. With a status: pending oldest first (after `afterId`), decided ones newest first
- * (before `afterId`). Without: pending first (oldest first), then the rest newest first, `offset` rows in.
- */
-export function listReports(
-  db: DbOrTx,
-  query: { status: StoreReportStatus | null; afterId: number | null; offset: number; limit: number },
-) {
-  const base = db.select().from(storeReports);
-  if (query.status === 'pending') {
-    return base
-      .where(
-        and(
-          eq(storeReports.status, 'pending'),
-          query.afterId === null ? undefined : gt(storeReports.id, query.afterId),
-        ),
-      )
-      .orderBy(asc(storeReports.id))
-      .limit(query.limit);
-  }
-  if (query.status) {
-    return base
-      .where(
-        and(
-          eq(storeReports.status, query.status),
-          query.afterId === null ? undefined : lt(storeReports.id, query.afterId),
-        ),
-      )
-      .orderBy(desc(storeReports.id))
-      .limit(query.limit);
-  }
-  return base
-    .orderBy(
-      sql`(${storeReports.status} <> 'pending')`,
-      sql`case when ${storeReports.status} = 'pending' then ${storeReports.id} else -${storeReports.id} end`,
-    )
-    .limit(query.limit)
-    .offset(query.offset);
-}
-
-export function findReport(db: DbOrTx, id: number) {
-  return db
-    .select()
-    .from(storeReports)
-    .where(eq(storeReports.id, id))
-    .then((rows) => rows[0] ?? null);
-}
-
-export function listReportDomains(db: DbOrTx, reportIds: number[]) {
-  if (reportIds.length === 0) return Promise.resolve([]);
-  return db
-    .select()
-    .from(storeReportDomains)
-    .where(inArray(storeReportDomains.reportId, reportIds))
-    .orderBy(asc(storeReportDomains.reportId), asc(storeReportDomains.position));
-}
-
-/** Rejected-report counts of these reporters. */
-export async function countRejectedByUser(db: DbOrTx, userIds: number[]): Promise<Map<number, number>> {
-  if (userIds.length === 0) return new Map();
-  const rows = await db
-    .select({ userId: storeReports.userId, n: count() })
-    .from(storeReports)
-    .where(and(inArray(storeReports.userId, userIds), eq(storeReports.status, 'rejected')))
-    .groupBy(storeReports.userId);
-  return new Map(rows.map((row) => [row.userId, row.n]));
-}
-
-/** Decides a pending report, once: null when it does not exist or was already decided. */
-export function decideReport(
-  db: DbOrTx,
-  id: number,
-  decision: { status: 'approved' | 'rejected'; reviewedBy: number; note: string | null },
-) {
-  return db
-    .update(storeReports)
-    .set({
-      status: decision.status,
-      reviewedBy: decision.reviewedBy,
-      reviewNote: decision.note,
-      reviewedAt: sql`now()`,
-    })
-    .where(and(eq(storeReports.id, id), eq(storeReports.status, 'pending')))
-    .returning()
-    .then((rows) => rows[0] ?? null);
 }

@@ -1,0 +1,218 @@
+import type { ReportValidation, StaffStoreReport } from '@keyport/shared/contracts/credits';
+import { REPORT_ROW_REASONS, licenseMatchHosts, normaliseReportedStore } from '@keyport/shared/domain/store-report';
+import type { Db, DbOrTx } from '../../db/client';
+import { isUniqueViolation } from '../../db/pg-errors';
+import type { StoreReportStatus } from '../../db/schema';
+import { conflict, forbidden, notFound } from '../../http/errors';
+import type { RateLimiter } from '../../http/rate-limit';
+import type { AuditService } from '../audit/audit.service';
+import type { AuthService } from '../auth/auth.service';
+import type { ConnectService } from '../connect/connect.service';
+import type { KeysService } from '../keys/keys.service';
+import type { CreditLedger } from './credits.service';
+import * as repo from './store-reports.repo';
+
+/** A report that qualifies grants this many credits (§1). */
+export const REPORT_CREDITS = 1;
+/** An account with this many rejected reports can no longer report (§9 "false reports may lead to restrictions"). */
+export const REJECTIONS_BEFORE_RESTRICTION = 3;
+export const REPORTING_RESTRICTED =
+  'Your account can no longer report stores: 3 of your reports were rejected by our team. Contact support if you think this is a mistake.';
+
+export interface StoreReportsDeps {
+  db: Db;
+  ledger: Pick<CreditLedger, 'grant' | 'clawback' | 'balanceOf'>;
+  keys: Pick<KeysService, 'connectionsTo' | 'listKeys'>;
+  connect: Pick<ConnectService, 'listUserStores'>;
+  auth: Pick<AuthService, 'emailsOf'>;
+  audit: Pick<AuditService, 'record'>;
+  /** Report submissions per user (a day's allowance). */
+  reportLimit: RateLimiter;
+}
+
+/**
+ * Store reports (§1, §4, §5, §7; ADR 022): each row checked with the shared rules and the keys' domains, a qualifying
+ * report stored and credited in one transaction, and the staff review that approves it or claws its credit back.
+ */
+export function createStoreReports({ db, ledger, keys, connect, auth, audit, reportLimit }: StoreReportsDeps) {
+  /** Why each row does or does not qualify (nothing is written). */
+  async function validateReport(userId: number, submitted: string[]): Promise<ReportValidation[]> {
+    const domains = submitted.map(normaliseReportedStore);
+    const valid = domains.filter((domain): domain is string => domain !== null);
+    const matchHosts = [...new Set(valid.flatMap(licenseMatchHosts))];
+    const [reported, ownKeys, ownStores, connections] = await Promise.all([
+      repo.findReportedDomains(db, userId, valid),
+      keys.listKeys(userId),
+      connect.listUserStores(userId),
+      keys.connectionsTo(matchHosts),
+    ]);
+    const own = new Set(
+      [
+        ...ownKeys.flatMap((key) => [key.linked_app_store, key.main_url, key.myshopify, key.secondary_url]),
+        ...ownStores.map((store) => store.myshopify_domain),
+        ...connections.filter((c) => c.ownerId === userId).flatMap((c) => c.hosts),
+      ].flatMap((value) => {
+        const host = value ? normaliseReportedStore(value) : null;
+        return host ? [host] : [];
+      }),
+    );
+    const licensed = new Set(connections.flatMap((c) => c.hosts.flatMap((host) => normaliseReportedStore(host) ?? [])));
+    const seen = new Set<string>();
+    return submitted.map((text, index) => {
+      const domain = domains[index] ?? null;
+      const row = (reason: string): ReportValidation => ({
+        domain: domain ?? text,
+        isValid: reason === REPORT_ROW_REASONS.valid,
+        reason,
+      });
+      if (domain === null) return row(REPORT_ROW_REASONS.invalidDomain);
+      if (seen.has(domain)) return row(REPORT_ROW_REASONS.listedTwice);
+      seen.add(domain);
+      if (reported.has(domain)) return row(REPORT_ROW_REASONS.alreadyReported);
+      const hosts = licenseMatchHosts(domain);
+      if (hosts.some((host) => own.has(host))) return row(REPORT_ROW_REASONS.ownStore);
+      if (hosts.some((host) => licensed.has(host))) return row(REPORT_ROW_REASONS.holdsLicense);
+      return row(REPORT_ROW_REASONS.valid);
+    });
+  }
+
+  async function toStaffReports(rows: repo.StoreReportRow[]): Promise<StaffStoreReport[]> {
+    const ids = rows.map((row) => row.id);
+    const people = rows.flatMap((row) => (row.reviewedBy === null ? [row.userId] : [row.userId, row.reviewedBy]));
+    const [domains, emails, rejected] = await Promise.all([
+      repo.listReportDomains(db, ids),
+      auth.emailsOf(people),
+      repo.countRejectedByUser(db, [...new Set(rows.map((row) => row.userId))]),
+    ]);
+    return rows.map((row) => ({
+      id: row.id,
+      status: row.status,
+      reporter: {
+        id: row.userId,
+        email: emails.get(row.userId) ?? '',
+        rejected_reports: rejected.get(row.userId) ?? 0,
+      },
+      domains: domains
+        .filter((domain) => domain.reportId === row.id)
+        .map((domain) => ({ domain: domain.domain, submitted: domain.submitted })),
+      created_at: row.createdAt.toISOString(),
+      reviewed_at: row.reviewedAt?.toISOString() ?? null,
+      reviewed_by: row.reviewedBy === null ? null : { id: row.reviewedBy, email: emails.get(row.reviewedBy) ?? '' },
+      review_note: row.reviewNote,
+    }));
+  }
+
+  async function decide(
+    staffId: number,
+    id: number,
+    decision: 'approved' | 'rejected',
+    note: string | null,
+  ): Promise<{ report: StaffStoreReport; balance: number; owed: number }> {
+    const result = await db.transaction(async (tx) => {
+      const decided = await repo.decideReport(tx, id, { status: decision, reviewedBy: staffId, note });
+      if (!decided) {
+        if (!(await repo.findReport(tx, id))) throw notFound('Store report not found.', 'report_not_found');
+        throw conflict('This report was already reviewed.', 'report_already_reviewed');
+      }
+      const clawed =
+        decision === 'rejected'
+          ? await ledger.clawback(tx, {
+              userId: decided.userId,
+              amount: REPORT_CREDITS,
+              sourceRef: `report:${id}:clawback`,
+              note: `Store report #${id} rejected`,
+              actorId: staffId,
+            })
+          : null;
+      await audit.record(tx, {
+        actor: { type: 'staff', id: staffId },
+        action: decision === 'rejected' ? 'store_report.rejected' : 'store_report.approved',
+        object: { type: 'store_report', id },
+        customerUserId: decided.userId,
+        reason: note,
+        data: clawed ? { ledger_id: clawed.entry.id, balance: clawed.balance, owed: clawed.owed } : {},
+      });
+      const account = clawed ?? (await ledger.balanceOf(decided.userId, tx));
+      return { row: decided, balance: account.balance, owed: account.owed };
+    });
+    const [report] = await toStaffReports([result.row]);
+    return { report: report!, balance: result.balance, owed: result.owed };
+  }
+
+  return {
+    /** False once the account has had 3 reports rejected. */
+    async canReport(userId: number, tx: DbOrTx = db): Promise<boolean> {
+      return (await repo.countRejectedReports(tx, userId)) < REJECTIONS_BEFORE_RESTRICTION;
+    },
+
+    /**
+     * §7 POST /credits/report-store. All five rows valid: the report and its domains are stored and 1 credit granted,
+     * in one transaction. The unique (user, domain) index decides between the same report sent at once: the losers'
+     * insert fails, and they answer with those rows already reported.
+     */
+    async reportStores(
+      userId: number,
+      submitted: string[],
+    ): Promise<{ ok: boolean; validations: ReportValidation[]; balance: number }> {
+      if ((await repo.countRejectedReports(db, userId)) >= REJECTIONS_BEFORE_RESTRICTION)
+        throw forbidden(REPORTING_RESTRICTED, 'reporting_restricted');
+      reportLimit.hit(`report:${userId}`);
+      const validations = await validateReport(userId, submitted);
+      if (!validations.every((row) => row.isValid)) {
+        return { ok: false, validations, balance: (await ledger.balanceOf(userId)).balance };
+      }
+      try {
+        const granted = await db.transaction(async (tx) => {
+          const report = await repo.insertReport(tx, userId);
+          await repo.insertReportDomains(
+            tx,
+            report.id,
+            userId,
+            submitted.map((text, index) => ({ submitted: text, domain: validations[index]!.domain })),
+          );
+          const credit = await ledger.grant(tx, {
+            userId,
+            kind: 'grant',
+            amount: REPORT_CREDITS,
+            sourceRef: `report:${report.id}`,
+            note: `Store report #${report.id}`,
+          });
+          await audit.record(tx, {
+            actor: { type: 'user', id: userId },
+            action: 'store_report.submitted',
+            object: { type: 'store_report', id: report.id },
+            customerUserId: userId,
+            data: { domains: validations.map((row) => row.domain), ledger_id: credit?.entry.id ?? null },
+          });
+          return credit;
+        });
+        return { ok: true, validations, balance: granted?.balance ?? (await ledger.balanceOf(userId)).balance };
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        // The same stores were reported at the same moment by another request of this user, which won.
+        const again = await validateReport(userId, submitted);
+        const rows = again.every((row) => row.isValid)
+          ? again.map((row) => ({ ...row, isValid: false, reason: REPORT_ROW_REASONS.alreadyReported }))
+          : again;
+        return { ok: false, validations: rows, balance: (await ledger.balanceOf(userId)).balance };
+      }
+    },
+
+    async listReports(query: { status?: StoreReportStatus; cursor?: string; limit?: number }) {
+      const limit = query.limit ?? 50;
+      const cursor = query.cursor === undefined ? null : Number(query.cursor);
+      const rows = await repo.listReports(db, {
+        status: query.status ?? null,
+        afterId: query.status ? cursor : null,
+        offset: query.status ? 0 : (cursor ?? 0),
+        limit,
+      });
+      const last = rows.at(-1);
+      const next = rows.length < limit || !last ? null : String(query.status ? last.id : (cursor ?? 0) + rows.length);
+      return { reports: await toStaffReports(rows), next_cursor: next };
+    },
+
+    approveReport: (staffId: number, id: number, note: string | null) => decide(staffId, id, 'approved', note),
+    rejectReport: (staffId: number, id: number, note: string) => decide(staffId, id, 'rejected', note),
+  };
+}
