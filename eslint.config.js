@@ -34,6 +34,7 @@ const TABLE_OWNERS = {
   auditLog: 'audit',
   analyticsOutbox: 'analytics',
   themeUpgradeRuns: 'theme-upgrades',
+  creditPacks: 'credits',
 };
 
 const moduleOf = (file) =>
