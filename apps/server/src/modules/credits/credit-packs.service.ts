@@ -2,7 +2,7 @@ import type { CreditPack, StaffCreditPackSchema } from '@keyport/shared/contract
 import { formatUsd } from '@keyport/shared/domain/money';
 import { isTeamMember } from '@keyport/shared/domain/roles';
 import type { z } from 'zod/mini';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { forbidden, notFound } from '../../http/errors';
 import type { AuditService } from '../audit/audit.service';
 import * as repo from './credit-packs.repo';
@@ -47,6 +47,24 @@ export function createCreditPacksService({ db, audit }: CreditPacksServiceDeps) 
     if (!isTeamMember(buyer)) throw forbidden(TEAM_ONLY, 'team_only');
   }
 
+  /** A staff change to the catalogue and its audit entry (the pack as it is now), in one transaction. */
+  async function change(
+    staffId: number,
+    action: string,
+    write: (tx: DbOrTx) => Promise<repo.CreditPackRow>,
+  ): Promise<StaffCreditPack> {
+    return db.transaction(async (tx) => {
+      const pack = toStaffCreditPack(await write(tx));
+      await audit.record(tx, {
+        actor: { type: 'staff', id: staffId },
+        action,
+        object: { type: 'credit_pack', id: pack.id },
+        data: pack,
+      });
+      return pack;
+    });
+  }
+
   return {
     /** GET /credits/packs: the packs on sale, cheapest first; team members only. */
     async listForBuyer(buyer: Buyer): Promise<CreditPack[]> {
@@ -66,34 +84,15 @@ export function createCreditPacksService({ db, audit }: CreditPacksServiceDeps) 
       return (await repo.listPacks(db, { activeOnly: false })).map(toStaffCreditPack);
     },
 
-    async create(staffId: number, input: CreditPackInput): Promise<StaffCreditPack> {
-      const pack = await db.transaction(async (tx) => {
-        const created = await repo.insertPack(tx, toValues(input));
-        await audit.record(tx, {
-          actor: { type: 'staff', id: staffId },
-          action: 'credit_pack.created',
-          object: { type: 'credit_pack', id: created.id },
-          data: snapshot(created),
-        });
-        return created;
-      });
-      return toStaffCreditPack(pack);
-    },
+    create: (staffId: number, input: CreditPackInput) =>
+      change(staffId, 'credit_pack.created', (tx) => repo.insertPack(tx, toValues(input))),
 
-    async update(staffId: number, packId: number, input: CreditPackInput): Promise<StaffCreditPack> {
-      const pack = await db.transaction(async (tx) => {
+    update: (staffId: number, packId: number, input: CreditPackInput) =>
+      change(staffId, 'credit_pack.updated', async (tx) => {
         const updated = await repo.updatePack(tx, packId, toValues(input));
         if (!updated) throw notFound('Credit pack not found.', 'credit_pack_not_found');
-        await audit.record(tx, {
-          actor: { type: 'staff', id: staffId },
-          action: 'credit_pack.updated',
-          object: { type: 'credit_pack', id: updated.id },
-          data: snapshot(updated),
-        });
         return updated;
-      });
-      return toStaffCreditPack(pack);
-    },
+      }),
 
     /**
      * Puts the default packs into an empty catalogue (on every start; idempotent). The sandbox gets its own price
@@ -123,16 +122,6 @@ function toValues(input: CreditPackInput): repo.CreditPackValues {
     amountCents: input.amount_cents,
     providerPriceId: input.provider_price_id,
     active: input.active ?? true,
-  };
-}
-
-function snapshot(pack: repo.CreditPackRow) {
-  return {
-    name: pack.name,
-    credits: pack.credits,
-    amountCents: pack.amountCents,
-    providerPriceId: pack.providerPriceId,
-    active: pack.active,
   };
 }
 
