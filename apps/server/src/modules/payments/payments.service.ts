@@ -72,18 +72,18 @@ export interface StartPackPaymentInput {
   billing: BillingInput;
 }
 
-/** What a settled payment changed: the order as it is now, and the key when the upgrade was applied just now. */
+/** What a settled payment changed: the order as it is now, and the key when an upgrade was applied just now. */
 export interface Settlement {
   order: repo.OrderRow;
   key: Key | null;
 }
 
 /**
- * Card payments for upgrades: quote → start → settle. Amounts come from the catalogue and the billing country (and a
- * VIES-valid VAT ID), never from the browser. A payment is settled by re-reading it from the provider — from a webhook
- * or from the browser's sync after confirmation, through the same `settle` — in one short transaction: the order
- * completes with a conditional update, the upgrade is applied (or the order flagged), the receipt goes to the outbox.
- * No network call runs inside a transaction.
+ * Card payments for upgrades and credit packs (ADR 023): quote → start → settle. Amounts come from the catalogue or the
+ * pack and the billing country (and a VIES-valid VAT ID), never from the browser. A payment is settled by re-reading it
+ * from the provider — from a webhook or from the browser's sync after confirmation, through the same `settle` — in one
+ * short transaction: the order completes with a conditional update, the upgrade is applied (or the order flagged) or
+ * the pack's credits are added, the receipt goes to the outbox. No network call runs inside a transaction.
  */
 export function createPaymentsService(deps: PaymentsServiceDeps) {
   const { db, provider, keys, upgrades, credits, billing, outbox, analytics, log } = deps;
@@ -273,7 +273,10 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return { order, key: null };
   }
 
-  /** A full refund: the order becomes refunded and the tier goes back when nothing changed since. */
+  /**
+   * A full refund: the order becomes refunded; the tier goes back when nothing changed since, or a credit pack's credits
+   * are clawed back (what was already spent becomes owed; ADR 023).
+   */
   async function refund(payment: ProviderPayment, tx: DbOrTx, providerName: string = provider.name): Promise<void> {
     const order = await repo.findOrderByPayment(tx, providerName, payment.ref);
     if (!order) return;
