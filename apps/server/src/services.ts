@@ -21,6 +21,7 @@ import { createAuditService } from './modules/audit/audit.service';
 import { createInvoicesService } from './modules/invoices/invoices.service';
 import { createUpgradesService } from './modules/upgrades/upgrades.service';
 import { createCreditsService } from './modules/credits/credits.service';
+import { createCreditPacksService } from './modules/credits/credit-packs.service';
 import { createPaymentProvider } from './integrations/payments/create-payment-provider';
 import type { SandboxPaymentProvider } from './integrations/payments/sandbox-adapter';
 import type { StripePaymentProvider } from './integrations/payments/stripe-adapter';
@@ -192,6 +193,7 @@ export function createServices(
     outbox,
     reportLimit: limits.storeReportsByUser,
   });
+  const creditPacks = createCreditPacksService({ db, audit });
   const invoices = createInvoicesService({
     db,
     audit,
@@ -209,6 +211,8 @@ export function createServices(
     provider: paymentProvider,
     keys,
     upgrades,
+    creditPacks,
+    credits,
     billing,
     outbox,
     invoices,
@@ -229,7 +233,10 @@ export function createServices(
   });
   // The §9 prices on first start; the sandbox has its own price ids, Stripe's are set by staff (PUT
   // /staff/upgrade-prices) — until then the dialog says 'No Price ID configured …'.
-  const ensureCatalogue = () => upgrades.ensureCatalogue(paymentProvider.name === 'sandbox' ? SANDBOX_PRICE_IDS : {});
+  const ensureCatalogue = async () => {
+    await upgrades.ensureCatalogue(paymentProvider.name === 'sandbox' ? SANDBOX_PRICE_IDS : {});
+    await creditPacks.ensureCatalogue(paymentProvider.name === 'sandbox');
+  };
   return {
     db,
     outbox,
@@ -245,10 +252,11 @@ export function createServices(
     upgrades,
     billing,
     payments,
+    creditPacks,
     analytics,
     /** The sandbox analytics adapter's deliveries (staff read them), present only while analytics run in the sandbox. */
     analyticsSandbox,
-    /** Puts the upgrade price catalogue in place if missing (before the server answers, see app.ts). */
+    /** Puts the upgrade price catalogue and the credit packs in place if missing (before the server answers, see app.ts). */
     ensureCatalogue,
     paymentProvider,
     /** The sandbox's confirmation step, present only while payments run in the sandbox. */
