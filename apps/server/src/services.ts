@@ -20,6 +20,7 @@ import { createPaymentsService } from './modules/payments/payments.service';
 import { createAuditService } from './modules/audit/audit.service';
 import { createInvoicesService } from './modules/invoices/invoices.service';
 import { createUpgradesService } from './modules/upgrades/upgrades.service';
+import { createCreditsService } from './modules/credits/credits.service';
 import { createPaymentProvider } from './integrations/payments/create-payment-provider';
 import type { SandboxPaymentProvider } from './integrations/payments/sandbox-adapter';
 import type { StripePaymentProvider } from './integrations/payments/stripe-adapter';
@@ -177,6 +178,7 @@ export function createServices(
   });
   const billing = createBillingService({ db, vies, verifyLimit: limits.vatChecks });
   const audit = createAuditService({ db });
+  const credits = createCreditsService({ db });
   const invoices = createInvoicesService({
     db,
     audit,
@@ -244,6 +246,8 @@ export function createServices(
     /** The sandbox wallet's approval page and refunds, present only while the wallet runs in the sandbox. */
     sandboxWallet: walletProvider.name === 'paypal_sandbox' ? walletProvider : null,
     audit,
+    /** The credit ledger (grant, debit, clawback inside a caller's transaction), redeeming and store reports. */
+    credits,
     invoices,
     /** The old receipt route answers the order's invoice (rendered from the invoice row). */
     receipts: { render: async (order: { id: number }) => (await invoices.pdfForOrder(order.id)).pdf },
