@@ -2,7 +2,7 @@ import { CheckCircle2, Loader2, XCircle } from 'lucide-react';
 import { useId, useState, type ClipboardEvent } from 'react';
 import { toast } from 'sonner';
 import { REPORT_STORE_COUNT, type ReportValidation } from '@keyport/shared/contracts/credits';
-import { parseStoreList } from '@keyport/shared/domain/store-report';
+import { autoFillMessage, parsePastedStores, REPORT_MESSAGES } from '@keyport/shared/domain/store-report';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
@@ -10,7 +10,7 @@ import { Input } from '../../../components/ui/input';
 import { ApiError, serverMessage } from '../../../lib/api-client';
 import { CREDIT_EVENTS, emitCreditEvent } from '../../../lib/credit-events';
 import { useReportStores } from '../api/report-stores';
-import { autoFilled, CREDITS_TEXT } from '../messages';
+import { CREDITS_TEXT } from '../messages';
 import { CreditsBalance } from './credits-balance';
 
 interface Row {
@@ -24,12 +24,12 @@ const emptyRows = (): Row[] => Array.from({ length: REPORT_STORE_COUNT }, () => 
 /** §8 Report: a refusal the person can act on (429 too many reports, 403 restricted) is the server's own text. */
 function failureMessage(error: unknown): string {
   if (error instanceof ApiError && (error.status === 429 || error.status === 403)) {
-    return serverMessage(error) ?? CREDITS_TEXT.reportFailed;
+    return serverMessage(error) ?? REPORT_MESSAGES.failed;
   }
   if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
-    return serverMessage(error) ?? CREDITS_TEXT.reportFailed;
+    return serverMessage(error) ?? REPORT_MESSAGES.failed;
   }
-  return CREDITS_TEXT.reportFailed;
+  return REPORT_MESSAGES.failed;
 }
 
 interface ReportStoresDialogProps {
@@ -56,18 +56,17 @@ export default function ReportStoresDialog({ onClose, onReported }: ReportStores
   };
 
   const paste = (index: number, event: ClipboardEvent<HTMLInputElement>) => {
-    const found = parseStoreList(event.clipboardData.getData('text'));
+    const found = parsePastedStores(event.clipboardData.getData('text'));
     if (found.length <= 1) return; // one domain (or none): the browser pastes it as typed
     event.preventDefault();
     // The rows from the one pasted into onward (then the earlier ones) take the domains found, up to five.
     const order = [...rows.keys()].map((i) => (index + i) % REPORT_STORE_COUNT);
-    const filled = found.slice(0, REPORT_STORE_COUNT);
     setRows((current) => {
       const next = [...current];
-      filled.forEach((domain, i) => (next[order[i]!] = { value: domain, validation: null }));
+      found.forEach((domain, i) => (next[order[i]!] = { value: domain, validation: null }));
       return next;
     });
-    setNotice(autoFilled(filled.length));
+    setNotice(autoFillMessage(found.length));
     setOutcome(null);
   };
 
@@ -82,10 +81,10 @@ export default function ReportStoresDialog({ onClose, onReported }: ReportStores
             current.map((row, i) => ({ ...row, validation: result.validations[i] ?? row.validation })),
           );
           if (!result.ok) {
-            setOutcome({ message: CREDITS_TEXT.reportRejected, tone: 'error' });
+            setOutcome({ message: REPORT_MESSAGES.notQualified, tone: 'error' });
             return;
           }
-          toast.success(CREDITS_TEXT.reportAccepted);
+          toast.success(REPORT_MESSAGES.credited);
           emitCreditEvent(CREDIT_EVENTS.creditsBalanceChanged, { balance: result.balance });
           onReported();
           setRows(emptyRows());
@@ -160,7 +159,7 @@ export default function ReportStoresDialog({ onClose, onReported }: ReportStores
           {outcome ? <Alert tone={outcome.tone}>{outcome.message}</Alert> : null}
           {complete ? null : (
             <p id={`${baseId}-hint`} className="text-sm text-slate-600">
-              {CREDITS_TEXT.enterAllStores}
+              {REPORT_MESSAGES.allRequired}
             </p>
           )}
           <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
