@@ -13,13 +13,25 @@ const product = (id: number, grant_type: string, grant_value: string): RedeemPro
 
 describe('§5 credit purchase list: license_level REGULAR or PRO (any case), REGULAR first', () => {
   it.each([
-    ['REGULAR and PRO in the server’s order', [product(1, 'license_level', 'PRO'), product(2, 'license_level', 'REGULAR')], [2, 1]],
+    [
+      'REGULAR and PRO in the server’s order',
+      [product(1, 'license_level', 'PRO'), product(2, 'license_level', 'REGULAR')],
+      [2, 1],
+    ],
     ['any case', [product(1, 'license_level', 'pro'), product(2, 'license_level', 'Regular')], [2, 1]],
     ['other grant types dropped', [product(1, 'credits', 'REGULAR'), product(2, 'license_level', 'PRO')], [2]],
-    ['other levels dropped (LITE, unknown)', [product(1, 'license_level', 'LITE'), product(2, 'license_level', 'GOLD')], []],
+    [
+      'other levels dropped (LITE, unknown)',
+      [product(1, 'license_level', 'LITE'), product(2, 'license_level', 'GOLD')],
+      [],
+    ],
     [
       'one level keeps the server’s order',
-      [product(1, 'license_level', 'PRO'), product(2, 'license_level', 'REGULAR'), product(3, 'license_level', 'regular')],
+      [
+        product(1, 'license_level', 'PRO'),
+        product(2, 'license_level', 'REGULAR'),
+        product(3, 'license_level', 'regular'),
+      ],
       [2, 3, 1],
     ],
     ['nothing', [], []],

@@ -26,8 +26,10 @@ const NEW_KEY = {
   secondary_url: null,
 };
 
-const products = (list = [PRO_PRODUCT, REGULAR_PRODUCT]) => () =>
-  json(200, { redeem_products: list, error: null });
+const products =
+  (list = [PRO_PRODUCT, REGULAR_PRODUCT]) =>
+  () =>
+    json(200, { redeem_products: list, error: null });
 
 function renderDialog(handlers: Parameters<typeof fakeApi>[0]) {
   const api = fakeApi({ 'GET /credits/balance': () => json(200, BALANCE), ...handlers });
@@ -48,7 +50,10 @@ describe('§2 dialog 9 Buy License with Credits', () => {
   it('shows the balance and the license products, REGULAR first, each with its cost and a Buy button', async () => {
     renderDialog({ 'GET /credits/redeem-products': products() });
     const rows = await screen.findAllByTestId('redeem-product');
-    expect(rows.map((row) => within(row).getByText(/License$/).textContent)).toEqual(['REGULAR License', 'PRO License']);
+    expect(rows.map((row) => within(row).getByText(/License$/).textContent)).toEqual([
+      'REGULAR License',
+      'PRO License',
+    ]);
     expect(rows[0]).toHaveTextContent('A new REGULAR license key');
     expect(rows[0]).toHaveTextContent('2 credits');
     expect(rows[1]).toHaveTextContent('5 credits');
@@ -111,7 +116,9 @@ describe('§2 dialog 9 Buy License with Credits', () => {
     fireEvent.click(buy);
     await waitFor(() => expect(buy).toBeDisabled());
     expect(screen.getByRole('button', { name: 'Buy PRO License for 5 credits' })).toBeDisabled();
-    expect(api.callsTo('POST', '/credits/redeem')).toEqual([expect.objectContaining({ body: { redeem_product_id: 1 } })]);
+    expect(api.callsTo('POST', '/credits/redeem')).toEqual([
+      expect.objectContaining({ body: { redeem_product_id: 1 } }),
+    ]);
 
     answer.resolve(json(200, { error: null, key: NEW_KEY, balance: 1 }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
@@ -125,7 +132,8 @@ describe('§2 dialog 9 Buy License with Credits', () => {
   it("shows the server's error, and lets the person try again", async () => {
     const { user, onClose } = renderDialog({
       'GET /credits/redeem-products': products(),
-      'POST /credits/redeem': () => json(404, { error: 'That license is no longer offered', code: 'redeem_product_not_found' }),
+      'POST /credits/redeem': () =>
+        json(404, { error: 'That license is no longer offered', code: 'redeem_product_not_found' }),
     });
     const buy = await screen.findByRole('button', { name: 'Buy PRO License for 5 credits' });
     await user.click(buy);
@@ -146,7 +154,10 @@ describe('§2 dialog 9 Buy License with Credits', () => {
   it('insufficient credits with a credits checkout: says so, then 150 ms later closes and opens the checkout', async () => {
     const openCredits = vi.fn();
     window.openCreditsDialog = openCredits;
-    const { onClose } = renderDialog({ 'GET /credits/redeem-products': products(), 'POST /credits/redeem': insufficient });
+    const { onClose } = renderDialog({
+      'GET /credits/redeem-products': products(),
+      'POST /credits/redeem': insufficient,
+    });
     const buy = await screen.findByRole('button', { name: 'Buy REGULAR License for 2 credits' });
     vi.useFakeTimers();
     fireEvent.click(buy);
@@ -161,7 +172,10 @@ describe('§2 dialog 9 Buy License with Credits', () => {
   });
 
   it("insufficient credits without a credits checkout: 'Please open the menu to buy credits.' and the dialog stays", async () => {
-    const { onClose } = renderDialog({ 'GET /credits/redeem-products': products(), 'POST /credits/redeem': insufficient });
+    const { onClose } = renderDialog({
+      'GET /credits/redeem-products': products(),
+      'POST /credits/redeem': insufficient,
+    });
     const buy = await screen.findByRole('button', { name: 'Buy REGULAR License for 2 credits' });
     vi.useFakeTimers();
     fireEvent.click(buy);

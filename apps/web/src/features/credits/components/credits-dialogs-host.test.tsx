@@ -38,7 +38,9 @@ describe('the credits dialogs’ host (§4 credit events, §9 timings)', () => {
   it('the feature’s own entries open dialog 9', async () => {
     renderHost();
     act(() => openRedeemDialog());
-    expect(await screen.findByRole('dialog', { name: 'Buy License with Credits' }, { timeout: 5_000 })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('dialog', { name: 'Buy License with Credits' }, { timeout: 5_000 }),
+    ).toBeInTheDocument();
     expect(await screen.findByTestId('redeem-product')).toHaveTextContent('REGULAR License');
   });
 
@@ -51,19 +53,22 @@ describe('the credits dialogs’ host (§4 credit events, §9 timings)', () => {
     },
   };
 
-  it.each(Object.entries(redeemEvents))('%s: the keys and the balance are fetched again 500 ms later, once', (_name, emit) => {
-    const { refreshed } = renderHost();
-    vi.useFakeTimers();
-    act(emit);
-    act(() => vi.advanceTimersByTime(499));
-    expect(refreshed(queryKeys.keys)).toBe(0);
-    expect(refreshed(queryKeys.creditsBalance)).toBe(0);
-    act(() => vi.advanceTimersByTime(1));
-    expect(refreshed(queryKeys.keys)).toBe(1);
-    expect(refreshed(queryKeys.creditsBalance)).toBe(1);
-    act(() => vi.advanceTimersByTime(1_000));
-    expect(refreshed(queryKeys.keys)).toBe(1);
-  });
+  it.each(Object.entries(redeemEvents))(
+    '%s: the keys and the balance are fetched again 500 ms later, once',
+    (_name, emit) => {
+      const { refreshed } = renderHost();
+      vi.useFakeTimers();
+      act(emit);
+      act(() => vi.advanceTimersByTime(499));
+      expect(refreshed(queryKeys.keys)).toBe(0);
+      expect(refreshed(queryKeys.creditsBalance)).toBe(0);
+      act(() => vi.advanceTimersByTime(1));
+      expect(refreshed(queryKeys.keys)).toBe(1);
+      expect(refreshed(queryKeys.creditsBalance)).toBe(1);
+      act(() => vi.advanceTimersByTime(1_000));
+      expect(refreshed(queryKeys.keys)).toBe(1);
+    },
+  );
 
   it('a report refreshes 200 ms after it succeeds (its balance event joins that refresh)', async () => {
     const { refreshed, user } = renderHost();

@@ -32,10 +32,7 @@ export function CreditsDialogsHost() {
     <Suspense fallback={null}>
       {open === 'redeem' ? <BuyWithCreditsDialog onClose={close} /> : null}
       {open === 'report' ? (
-        <ReportStoresDialog
-          onClose={close}
-          onReported={() => refreshAfter(CREDIT_TIMINGS.refreshAfterReportMs)}
-        />
+        <ReportStoresDialog onClose={close} onReported={() => refreshAfter(CREDIT_TIMINGS.refreshAfterReportMs)} />
       ) : null}
     </Suspense>
   );

@@ -140,7 +140,11 @@ describe('§2 dialog 10 Earn 1 Free Credit', () => {
   });
 
   it.each([
-    ['a server failure', () => json(500, { error: 'Internal Server Error', code: 'internal' }), 'Please try again later.'],
+    [
+      'a server failure',
+      () => json(500, { error: 'Internal Server Error', code: 'internal' }),
+      'Please try again later.',
+    ],
     ['a dropped connection', () => Promise.reject(new TypeError('Failed to fetch')), 'Please try again later.'],
     [
       'too many reports (429)',
