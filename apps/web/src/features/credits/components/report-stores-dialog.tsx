@@ -73,6 +73,7 @@ export default function ReportStoresDialog({ onClose, onReported }: ReportStores
   const submit = () => {
     if (!complete || report.isPending) return;
     setOutcome(null);
+    setNotice(null);
     report.mutate(
       rows.map((row) => row.value.trim()),
       {
