@@ -15,16 +15,8 @@ afterEach(() => {
   delete window.openCreditsDialog;
 });
 
-const NEW_KEY = {
-  id: 99,
-  api_key: 'REGL-NEW1-NEW2-NEW3',
-  pro: false,
-  lite: false,
-  linked_app_store: null,
-  main_url: null,
-  myshopify: null,
-  secondary_url: null,
-};
+const NO_STORE = { linked_app_store: null, main_url: null, myshopify: null, secondary_url: null };
+const NEW_KEY = { id: 99, api_key: 'REGL-NEW1-NEW2-NEW3', pro: false, lite: false, ...NO_STORE };
 
 const products =
   (list = [PRO_PRODUCT, REGULAR_PRODUCT]) =>
@@ -45,6 +37,17 @@ async function settle(done: () => boolean) {
 
 const insufficient = () =>
   json(402, { error: 'Insufficient credits: this license costs 2 and you have 0', code: 'insufficient_credits' });
+
+/** Buys with too few credits, then stops the clock once 'Not enough credits…' is on screen. */
+async function buyWithTooFewCredits() {
+  const rendered = renderDialog({ 'GET /credits/redeem-products': products(), 'POST /credits/redeem': insufficient });
+  const buy = await screen.findByRole('button', { name: 'Buy REGULAR License for 2 credits' });
+  vi.useFakeTimers();
+  fireEvent.click(buy);
+  await settle(() => screen.queryByText('Not enough credits. Opening credits checkout...') !== null);
+  expect(screen.getByText('Not enough credits. Opening credits checkout...')).toBeInTheDocument();
+  return rendered;
+}
 
 describe('§2 dialog 9 Buy License with Credits', () => {
   it('shows the balance and the license products, REGULAR first, each with its cost and a Buy button', async () => {
@@ -154,15 +157,7 @@ describe('§2 dialog 9 Buy License with Credits', () => {
   it('insufficient credits with a credits checkout: says so, then 150 ms later closes and opens the checkout', async () => {
     const openCredits = vi.fn();
     window.openCreditsDialog = openCredits;
-    const { onClose } = renderDialog({
-      'GET /credits/redeem-products': products(),
-      'POST /credits/redeem': insufficient,
-    });
-    const buy = await screen.findByRole('button', { name: 'Buy REGULAR License for 2 credits' });
-    vi.useFakeTimers();
-    fireEvent.click(buy);
-    await settle(() => screen.queryByText('Not enough credits. Opening credits checkout...') !== null);
-    expect(screen.getByText('Not enough credits. Opening credits checkout...')).toBeInTheDocument();
+    const { onClose } = await buyWithTooFewCredits();
     act(() => vi.advanceTimersByTime(148));
     expect(openCredits).not.toHaveBeenCalled();
     act(() => vi.advanceTimersByTime(2));
@@ -172,15 +167,7 @@ describe('§2 dialog 9 Buy License with Credits', () => {
   });
 
   it("insufficient credits without a credits checkout: 'Please open the menu to buy credits.' and the dialog stays", async () => {
-    const { onClose } = renderDialog({
-      'GET /credits/redeem-products': products(),
-      'POST /credits/redeem': insufficient,
-    });
-    const buy = await screen.findByRole('button', { name: 'Buy REGULAR License for 2 credits' });
-    vi.useFakeTimers();
-    fireEvent.click(buy);
-    await settle(() => screen.queryByText('Not enough credits. Opening credits checkout...') !== null);
-    expect(screen.getByText('Not enough credits. Opening credits checkout...')).toBeInTheDocument();
+    const { onClose } = await buyWithTooFewCredits();
     act(() => vi.advanceTimersByTime(150));
     expect(screen.getByText('Please open the menu to buy credits.')).toBeInTheDocument();
     expect(screen.queryByText('Not enough credits. Opening credits checkout...')).not.toBeInTheDocument();
