@@ -1,4 +1,5 @@
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiLogin, createCustomer, DEMO, expect, serverLog, STAFF, TEAM, test, useSession } from '../support/fixtures';
 
@@ -6,6 +7,14 @@ import { apiLogin, createCustomer, DEMO, expect, serverLog, STAFF, TEAM, test, u
 const screenshots = process.env.UPDATE_SCREENSHOTS
   ? path.resolve(import.meta.dirname, '../../docs/screenshots')
   : path.resolve(import.meta.dirname, '../../test-results/screenshots');
+
+/** Serious and critical accessibility violations inside the open dialog (as quality.spec.ts checks). */
+async function dialogViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+}
 
 /** A store of the demo data's: a seeded key is connected to it, so it can never qualify. */
 const LICENSED_STORE = 'dune-and-dale.myshopify.com';
@@ -163,17 +172,20 @@ test.describe('credits at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
   test('both dialogs fit a phone, and the team member’s Buy With Credits is there too', async ({ page, login }) => {
+    test.setTimeout(60_000); // two axe runs
     await login(TEAM);
     await page.getByRole('button', { name: 'Buy With Credits' }).click();
     const redeem = page.getByRole('dialog', { name: 'Buy License with Credits' });
     await expect(redeem.getByTestId('redeem-product')).toHaveCount(2);
     await page.screenshot({ path: path.join(screenshots, 'credits-redeem-390.png') });
+    expect(await dialogViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
 
     await openMenuItem(page, 'Earn 1 Free Credit');
     const report = page.getByRole('dialog', { name: 'Earn 1 Free Credit' });
     await expect(report.getByLabel('Store 5')).toBeAttached();
     await page.screenshot({ path: path.join(screenshots, 'credits-report-390.png') });
+    expect(await dialogViolations(page)).toEqual([]);
     const box = await report.boundingBox();
     expect(box!.x).toBeGreaterThanOrEqual(0);
     expect(box!.x + box!.width).toBeLessThanOrEqual(390);
