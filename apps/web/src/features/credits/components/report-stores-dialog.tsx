@@ -21,15 +21,13 @@ interface Row {
 
 const emptyRows = (): Row[] => Array.from({ length: REPORT_STORE_COUNT }, () => ({ value: '', validation: null }));
 
-/** §8 Report: a refusal the person can act on (429 too many reports, 403 restricted) is the server's own text. */
+/**
+ * §8 Report: a refusal the person can act on (429 too many reports, 403 restricted, another 4xx) is the server's own
+ * text; a network failure or a 5xx is 'Please try again later.'.
+ */
 function failureMessage(error: unknown): string {
-  if (error instanceof ApiError && (error.status === 429 || error.status === 403)) {
-    return serverMessage(error) ?? REPORT_MESSAGES.failed;
-  }
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
-    return serverMessage(error) ?? REPORT_MESSAGES.failed;
-  }
-  return REPORT_MESSAGES.failed;
+  const refused = error instanceof ApiError && error.status >= 400 && error.status < 500;
+  return (refused ? serverMessage(error) : null) ?? REPORT_MESSAGES.failed;
 }
 
 interface ReportStoresDialogProps {
