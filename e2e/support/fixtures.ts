@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export const DEMO = { email: 'demo@example.com', password: 'demo-password' };
@@ -91,4 +92,12 @@ export async function mintKeys(
 export async function useSession(page: Page, token: string) {
   await page.goto('/login');
   await page.evaluate((value) => localStorage.setItem('keyport.session', value), token);
+}
+
+/** The server's log so far (global setup writes it as it comes): the sandbox email adapter logs every email there. */
+export function serverLog(): string {
+  const file = process.env.E2E_SERVER_LOG;
+  if (!file)
+    throw new Error('E2E_SERVER_LOG is not set: run through playwright.config.ts (global setup starts the server)');
+  return fs.readFileSync(file, 'utf8');
 }

@@ -29,6 +29,12 @@ export default async function globalSetup() {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log: string[] = [];
+  // The whole run's log, as it is written: specs read the emails the sandbox adapter logs (E2E_SERVER_LOG).
+  const logFile = path.join(dataDir, 'server.log');
+  fs.writeFileSync(logFile, '');
+  process.env.E2E_SERVER_LOG = logFile;
+  server.stdout.on('data', (chunk: Buffer) => fs.appendFileSync(logFile, chunk));
+  server.stderr.on('data', (chunk: Buffer) => fs.appendFileSync(logFile, chunk));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${log.join('')}`)), 60_000);
     const onData = (chunk: Buffer) => {
@@ -43,7 +49,6 @@ export default async function globalSetup() {
     server.stderr.on('data', (chunk: Buffer) => log.push(chunk.toString()));
     server.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${log.join('')}`)));
   });
-  fs.writeFileSync(path.join(dataDir, 'server.log'), log.join(''));
   process.env.E2E_BASE_URL = url;
 
   return async () => {

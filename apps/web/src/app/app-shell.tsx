@@ -2,6 +2,8 @@ import { KeyRound } from 'lucide-react';
 import { Link, Outlet } from 'react-router';
 import { SettingsDialogProvider } from '../features/account/components/settings-dialog-provider';
 import { UserMenu } from '../features/account/components/user-menu';
+import { CreditsDialogsHost } from '../features/credits/components/credits-dialogs-host';
+import { CreditsMenu } from './credits-menu';
 import { RequireAuth } from './require-auth';
 import { paths } from '../lib/paths';
 import { useActiveOnSite } from '../lib/analytics';
@@ -30,12 +32,13 @@ export function AppShell() {
                 <KeyRound aria-hidden="true" className="size-5" />
                 Keyport
               </Link>
-              <UserMenu />
+              <UserMenu credits={<CreditsMenu />} />
             </div>
           </header>
           <main id="main">
             <Outlet />
           </main>
+          <CreditsDialogsHost />
         </div>
       </SettingsDialogProvider>
     </RequireAuth>

@@ -5,6 +5,7 @@ import { useMe } from '../../features/account/api/get-me';
 import { useOpenSettings } from '../../features/account/components/settings-dialog-context';
 import { useKeys } from '../../features/keys/api/get-keys';
 import { KeysBoard } from '../../features/keys/components/keys-board';
+import { BuyWithCreditsButton } from '../../features/credits/components/buy-with-credits-button';
 import { QuickActionsPanel } from '../../features/quick-actions/components/quick-actions-panel';
 import { UpdatesPanel } from '../../features/updates/components/updates-panel';
 import { usePublicConfig } from '../../lib/public-config';
@@ -64,10 +65,14 @@ export function MyKeysPage() {
           renderActions={(card, key) => <KeyCardActions card={card} licenseKey={key} />}
           renderUpgrade={(_card, key) => <CardUpgradeAction licenseKey={key} />}
           headerActions={
-            // Not in the "No Keys Found" state; while the keys load or when they failed, the picker says so itself.
-            keys.isSuccess && keys.data.length === 0 ? null : (
-              <UpgradePicker keys={{ data: keys.data, isPending: keys.isPending, isError: keys.isError }} />
-            )
+            <>
+              {/* Not in the "No Keys Found" state; while the keys load or when they failed, the picker says so. */}
+              {keys.isSuccess && keys.data.length === 0 ? null : (
+                <UpgradePicker keys={{ data: keys.data, isPending: keys.isPending, isError: keys.isError }} />
+              )}
+              {/* §6: team members only; customers reach dialog 9 from the user menu. */}
+              {isTeamMember(me.data) ? <BuyWithCreditsButton /> : null}
+            </>
           }
         />
       </DashboardLayout>

@@ -1,5 +1,5 @@
 import { LogOut, Settings, Sparkles, Store } from 'lucide-react';
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { isTeamMember } from '@keyport/shared/domain/roles';
 import {
@@ -21,13 +21,15 @@ export interface UserMenuDropdownProps {
   defaultOpen: boolean;
   /** The placeholder button had focus when it was replaced: keep it on the real trigger. */
   takeFocus: boolean;
+  /** The credits section under the name and email (balance and the credits dialogs), composed by the app. */
+  credits?: ReactNode;
 }
 
 /**
  * The user menu itself (Radix DropdownMenu and its positioning code, about a fifth of the app's first load): loaded
  * right after the first paint by `UserMenu`, never in the initial bundle.
  */
-export default function UserMenuDropdown({ defaultOpen, takeFocus }: UserMenuDropdownProps) {
+export default function UserMenuDropdown({ defaultOpen, takeFocus, credits }: UserMenuDropdownProps) {
   const me = useMe();
   const logout = useLogout();
   const navigate = useNavigate();
@@ -49,7 +51,7 @@ export default function UserMenuDropdown({ defaultOpen, takeFocus }: UserMenuDro
           <span className="block font-medium text-slate-900">{name}</span>
           <span className="block truncate">{me.data?.email}</span>
         </DropdownMenuLabel>
-        <DropdownMenuSeparator />
+        {credits ?? <DropdownMenuSeparator />}
         {isTeamMember(me.data) ? (
           <>
             {/* The quick actions panel is hidden below the xl width: team members reach their features here too. */}

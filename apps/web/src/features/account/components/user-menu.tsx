@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useMe } from '../api/get-me';
 import { UserMenuButtonContent, userMenuButtonClass } from './user-menu-button';
 
@@ -9,7 +9,7 @@ const UserMenuDropdown = lazy(loadDropdown);
  * The header's user menu. Its button paints with the page; the menu's code (Radix DropdownMenu) loads right after, so
  * it stays out of the initial bundle (docs/performance.md). A click that comes first opens the menu once it is here.
  */
-export function UserMenu() {
+export function UserMenu({ credits }: { credits?: ReactNode }) {
   const me = useMe();
   const [load, setLoad] = useState(false);
   const [openOnLoad, setOpenOnLoad] = useState(false);
@@ -44,7 +44,7 @@ export function UserMenu() {
   if (!load) return placeholder;
   return (
     <Suspense fallback={placeholder}>
-      <UserMenuDropdown defaultOpen={openOnLoad} takeFocus={focused.current} />
+      <UserMenuDropdown defaultOpen={openOnLoad} takeFocus={focused.current} credits={credits} />
     </Suspense>
   );
 }
