@@ -5,6 +5,7 @@ import type { Key } from '@keyport/shared/contracts/keys';
 import type { OrderQuote } from '@keyport/shared/contracts/payments';
 import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
 import { EMPTY_BILLING_FORM, toBillingInput, validateBilling, type BillingForm } from '@keyport/shared/domain/billing';
+import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
 import { deriveStoreCard } from '@keyport/shared/domain/store-card';
 import { tierFromFlags } from '@keyport/shared/domain/tiers';
 import { dashboardPickerSlug, UPGRADE_PATH_TIERS, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
@@ -243,7 +244,12 @@ export default function UpgradeDialog({
               />
             </div>
             <PaymentColumn
-              selected={selected}
+              selected={
+                selected && {
+                  priceId: selected.priceId,
+                  missingPriceMessage: CARD_PAYMENT_MESSAGES.noPriceId(selected.to),
+                }
+              }
               useToken={useToken}
               billing={billing}
               onBillingChange={(next) => {
