@@ -30,7 +30,12 @@ export interface PayByCardInput {
  * (the server computes every amount), confirms it with the card, then asks the server to sync it, which fulfils the
  * order at once (the webhook would do the same, later). Every failure becomes one of §8's card-payment texts.
  */
-export async function payByCard({ billing, confirmer, createIntent, followUp }: PayByCardInput): Promise<PaymentOutcome> {
+export async function payByCard({
+  billing,
+  confirmer,
+  createIntent,
+  followUp,
+}: PayByCardInput): Promise<PaymentOutcome> {
   if (!confirmer) return { status: 'error', message: CARD_PAYMENT_MESSAGES.cardUnavailable };
   try {
     let created;
