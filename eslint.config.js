@@ -34,6 +34,13 @@ const TABLE_OWNERS = {
   auditLog: 'audit',
   analyticsOutbox: 'analytics',
   themeUpgradeRuns: 'theme-upgrades',
+  creditAccounts: 'credits',
+  creditLedger: 'credits',
+  redeemProducts: 'credits',
+  creditRedemptions: 'credits',
+  creditPacks: 'credits',
+  storeReports: 'credits',
+  storeReportDomains: 'credits',
 };
 
 const moduleOf = (file) =>

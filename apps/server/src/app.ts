@@ -33,6 +33,7 @@ import { paymentsRoutes } from './modules/payments/payments.routes';
 import { invoicesRoutes } from './modules/invoices/invoices.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
 import { upgradesRoutes } from './modules/upgrades/upgrades.routes';
+import { creditPacksRoutes } from './modules/credits/credit-packs.routes';
 import { connectRoutes } from './modules/connect/connect.routes';
 import { createThemeTokenSigner } from './modules/connect/theme-token';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
@@ -186,6 +187,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     maxZipBytes: config.releases.maxBytes,
   });
   await app.register(upgradesRoutes);
+  await app.register(creditPacksRoutes);
   await app.register(billingRoutes);
   await app.register(paymentsRoutes);
   await app.register(invoicesRoutes);

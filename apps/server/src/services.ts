@@ -20,6 +20,8 @@ import { createPaymentsService } from './modules/payments/payments.service';
 import { createAuditService } from './modules/audit/audit.service';
 import { createInvoicesService } from './modules/invoices/invoices.service';
 import { createUpgradesService } from './modules/upgrades/upgrades.service';
+import { createCreditsService } from './modules/credits/credits.service';
+import { createCreditPacksService } from './modules/credits/credit-packs.service';
 import { createPaymentProvider } from './integrations/payments/create-payment-provider';
 import type { SandboxPaymentProvider } from './integrations/payments/sandbox-adapter';
 import type { StripePaymentProvider } from './integrations/payments/stripe-adapter';
@@ -177,6 +179,8 @@ export function createServices(
   });
   const billing = createBillingService({ db, vies, verifyLimit: limits.vatChecks });
   const audit = createAuditService({ db });
+  const credits = createCreditsService({ db });
+  const creditPacks = createCreditPacksService({ db, audit });
   const invoices = createInvoicesService({
     db,
     audit,
@@ -194,6 +198,8 @@ export function createServices(
     provider: paymentProvider,
     keys,
     upgrades,
+    creditPacks,
+    credits,
     billing,
     outbox,
     invoices,
@@ -214,7 +220,10 @@ export function createServices(
   });
   // The §9 prices on first start; the sandbox has its own price ids, Stripe's are set by staff (PUT
   // /staff/upgrade-prices) — until then the dialog says 'No Price ID configured …'.
-  const ensureCatalogue = () => upgrades.ensureCatalogue(paymentProvider.name === 'sandbox' ? SANDBOX_PRICE_IDS : {});
+  const ensureCatalogue = async () => {
+    await upgrades.ensureCatalogue(paymentProvider.name === 'sandbox' ? SANDBOX_PRICE_IDS : {});
+    await creditPacks.ensureCatalogue(paymentProvider.name === 'sandbox');
+  };
   return {
     db,
     outbox,
@@ -230,10 +239,11 @@ export function createServices(
     upgrades,
     billing,
     payments,
+    creditPacks,
     analytics,
     /** The sandbox analytics adapter's deliveries (staff read them), present only while analytics run in the sandbox. */
     analyticsSandbox,
-    /** Puts the upgrade price catalogue in place if missing (before the server answers, see app.ts). */
+    /** Puts the upgrade price catalogue and the credit packs in place if missing (before the server answers, see app.ts). */
     ensureCatalogue,
     paymentProvider,
     /** The sandbox's confirmation step, present only while payments run in the sandbox. */
@@ -244,6 +254,8 @@ export function createServices(
     /** The sandbox wallet's approval page and refunds, present only while the wallet runs in the sandbox. */
     sandboxWallet: walletProvider.name === 'paypal_sandbox' ? walletProvider : null,
     audit,
+    /** The credit ledger (grant, debit, clawback inside a caller's transaction), redeeming and store reports. */
+    credits,
     invoices,
     /** The old receipt route answers the order's invoice (rendered from the invoice row). */
     receipts: { render: async (order: { id: number }) => (await invoices.pdfForOrder(order.id)).pdf },

@@ -296,7 +296,7 @@ describe('a series per calendar year', () => {
     expect((await issue('2031-12-31T23:59:59.500Z', orders[2]!)).number).toBe('2031-000002');
     const refunded = { ...byId.get(orders[0]!)!, status: 'refunded' as const, refundedAt: new Date() };
     const creditNote = await t.db.transaction((tx) =>
-      at('2032-02-01T10:00:00.000Z').orderRefunded(tx, refunded, { tierReverted: null }),
+      at('2032-02-01T10:00:00.000Z').orderRefunded(tx, refunded, { kind: 'upgrade', tierReverted: null }),
     );
     expect(creditNote!.number).toBe('CN-2032-000001');
   });

@@ -1,4 +1,5 @@
 import type { InvoiceSummary } from '@keyport/shared/contracts/invoices';
+import { keyportCreditsLabel } from '@keyport/shared/domain/credit-packs';
 import { upgradePathLabel, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
 import type { Db, DbOrTx } from '../../db/client';
 import type { InvoiceBuyer, InvoiceKind, InvoiceSeller, UpgradeOrderStatus } from '../../db/schema';
@@ -8,8 +9,15 @@ import type { Settlement } from '../payments/payments.service';
 import { renderInvoicePdf } from './invoice-pdf';
 import * as repo from './invoices.repo';
 
-/** An upgrade order as the payments module keeps it. */
+/** An order (an upgrade or a credit pack) as the payments module keeps it. */
 type OrderRow = Settlement['order'];
+
+/** What a refund did to what the order delivered (the audit log records it). */
+export type RefundOutcome =
+  /** `tierReverted` null: the upgrade was never applied, so there was nothing to revert. */
+  | { kind: 'upgrade'; tierReverted: boolean | null; reason?: string }
+  /** `credits` null: never added (nothing to take back); `owedAfter` what the account owes after the clawback. */
+  | { kind: 'credit_pack'; credits: number | null; owedAfter: number | null };
 
 export const INVOICE_NOT_FOUND = 'Invoice not found.';
 
@@ -29,7 +37,7 @@ export interface Reader {
 }
 
 /**
- * Invoices and credit notes of paid upgrades. Both are issued inside the payment's own transaction (fulfilment,
+ * Invoices and credit notes of paid orders (upgrades and credit packs). Both are issued inside the payment's own transaction (fulfilment,
  * refund), numbered gap-free per calendar year from a counter row, snapshot everything they show and never change.
  * The same calls write the audit log's entries about the order.
  */
@@ -60,7 +68,7 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
       paymentDate,
       seller,
       buyer: buyerOf(order),
-      lineDescription: `License upgrade ${upgradePathLabel(order.path as UpgradePath)}, license key ${order.licenseKey}`,
+      lineDescription: lineDescription(order),
       currency: order.currency,
       subtotalCents: order.baseAmountCents,
       vatRateBp: order.vatRateBp,
@@ -112,11 +120,7 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
      * A full refund was recorded (inside the refund's transaction): the credit note for the order's invoice, and the
      * audit entries, including whether the tier went back.
      */
-    async orderRefunded(
-      tx: DbOrTx,
-      order: OrderRow,
-      outcome: { tierReverted: boolean | null; reason?: string },
-    ): Promise<repo.InvoiceRow | null> {
+    async orderRefunded(tx: DbOrTx, order: OrderRow, outcome: RefundOutcome): Promise<repo.InvoiceRow | null> {
       const customer = order.userId;
       await audit.record(tx, {
         actor: { type: 'provider', id: order.provider },
@@ -125,11 +129,21 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
         customerUserId: customer,
         data: { provider: order.provider, paymentId: order.providerPaymentId, refundedCents: order.totalAmountCents },
       });
-      if (outcome.tierReverted !== null) {
+      if (outcome.kind === 'credit_pack' && outcome.credits !== null) {
+        await audit.record(tx, {
+          actor: { type: 'system' },
+          action: 'credits.clawed_back',
+          object: { type: 'user', id: customer },
+          customerUserId: customer,
+          reason: `Order ${order.id} was refunded: its ${outcome.credits} credits were taken back.`,
+          data: { orderId: order.id, credits: outcome.credits, owedAfter: outcome.owedAfter },
+        });
+      }
+      if (outcome.kind === 'upgrade' && outcome.tierReverted !== null && order.licenseKeyId !== null) {
         await audit.record(tx, {
           actor: { type: 'system' },
           action: outcome.tierReverted ? 'upgrade.reverted' : 'upgrade.kept',
-          object: { type: 'license_key', id: order.licenseKeyId ?? order.id },
+          object: { type: 'license_key', id: order.licenseKeyId },
           customerUserId: customer,
           reason: outcome.tierReverted
             ? `Order ${order.id} was refunded: ${order.toTier} back to ${order.fromTier}.`
@@ -198,6 +212,12 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
   };
 }
 export type InvoicesService = ReturnType<typeof createInvoicesService>;
+
+/** The invoice line: 'License upgrade LITE → REGULAR, license key …' or '12 Keyport credits'. */
+function lineDescription(order: OrderRow): string {
+  if (order.kind === 'credit_pack') return keyportCreditsLabel(order.credits ?? 0);
+  return `License upgrade ${upgradePathLabel(order.path as UpgradePath)}, license key ${order.licenseKey}`;
+}
 
 /** '2026-000001' for invoices, 'CN-2026-000001' for credit notes. */
 export function formatNumber(kind: InvoiceKind, year: number, sequence: number): string {

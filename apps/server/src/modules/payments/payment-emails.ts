@@ -1,8 +1,9 @@
+import { keyportCreditsLabel } from '@keyport/shared/domain/credit-packs';
 import { formatUsd, formatVatRate } from '@keyport/shared/domain/money';
 import { upgradePathLabel, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
 import { REVERSE_CHARGE_LABEL } from '@keyport/shared/domain/vat';
 import type { EmailMessage } from '../../integrations/email/port';
-import type { OrderRow } from './payments.repo';
+import { kinded, type CreditPackOrderRow, type OrderRow, type UpgradeOrderRow } from './payments.repo';
 
 /** The order's amounts as lines of text: subtotal, VAT (or reverse charge), total. */
 export function amountLines(order: OrderRow): string[] {
@@ -12,7 +13,13 @@ export function amountLines(order: OrderRow): string[] {
   return [`Subtotal: ${formatUsd(order.baseAmountCents)}`, vat, `Total: ${formatUsd(order.totalAmountCents)}`];
 }
 
-const label = (order: OrderRow) => upgradePathLabel(order.path as UpgradePath);
+const label = (order: UpgradeOrderRow) => upgradePathLabel(order.path as UpgradePath);
+
+/** What the order bought, for people: 'LITE → REGULAR upgrade' or '12 Keyport credits'. */
+function purchaseLabel(order: OrderRow): string {
+  const paid = kinded(order);
+  return paid.kind === 'upgrade' ? `${label(paid)} upgrade` : keyportCreditsLabel(paid.credits);
+}
 
 /** Where the invoices are: Settings → Invoices on the dashboard (the query parameter opens the tab). */
 export function invoicesTabUrl(publicUrl: string): string {
@@ -20,7 +27,7 @@ export function invoicesTabUrl(publicUrl: string): string {
 }
 
 /** Sent through the outbox when a paid upgrade was applied. */
-export function receiptEmail(order: OrderRow, publicUrl: string): EmailMessage {
+export function receiptEmail(order: UpgradeOrderRow, publicUrl: string): EmailMessage {
   return {
     to: order.billing.email,
     subject: `Your Keyport receipt: ${label(order)} upgrade`,
@@ -42,8 +49,30 @@ export function receiptEmail(order: OrderRow, publicUrl: string): EmailMessage {
   };
 }
 
+/** Sent through the outbox when a paid credit pack was added to the buyer's credits. */
+export function creditsReceiptEmail(order: CreditPackOrderRow, publicUrl: string): EmailMessage {
+  return {
+    to: order.billing.email,
+    subject: `Your Keyport receipt: ${purchaseLabel(order)}`,
+    text: [
+      `Hello ${order.billing.name},`,
+      '',
+      `Thank you for your purchase. ${purchaseLabel(order)} were added to your account.`,
+      '',
+      `Order: ${order.id}`,
+      `Credits: ${order.credits}`,
+      ...amountLines(order),
+      `Paid: ${(order.paymentCompletedAt ?? new Date()).toISOString().slice(0, 10)}`,
+      '',
+      'Use them in Buy License with Credits on your dashboard.',
+      '',
+      `Your invoice (PDF) is in Settings, Invoices: ${invoicesTabUrl(publicUrl)}`,
+    ].join('\n'),
+  };
+}
+
 /** Sent when a payment arrived but the upgrade could not be applied (the key changed meanwhile): it is refunded. */
-export function upgradeNotAppliedEmail(order: OrderRow): EmailMessage {
+export function upgradeNotAppliedEmail(order: UpgradeOrderRow): EmailMessage {
   return {
     to: order.billing.email,
     subject: 'Your Keyport upgrade could not be applied',
@@ -57,15 +86,21 @@ export function upgradeNotAppliedEmail(order: OrderRow): EmailMessage {
   };
 }
 
-/** Sent when an order was refunded. */
+/** Sent when an order was refunded (a credit pack's credits were taken back with it). */
 export function refundEmail(order: OrderRow): EmailMessage {
+  const paid = kinded(order);
   return {
     to: order.billing.email,
     subject: `Your Keyport refund for order ${order.id}`,
     text: [
       `Hello ${order.billing.name},`,
       '',
-      `Order ${order.id} (${label(order)}, ${formatUsd(order.totalAmountCents)}) was refunded.`,
+      `Order ${order.id} (${paid.kind === 'upgrade' ? label(paid) : purchaseLabel(paid)}, ${formatUsd(order.totalAmountCents)}) was refunded.`,
+      ...(paid.kind === 'credit_pack'
+        ? [
+            'The credits it added were taken back; any you had already spent are owed and repaid by the next credits you get.',
+          ]
+        : []),
     ].join('\n'),
   };
 }

@@ -15,36 +15,60 @@ export type UpgradeOrderRow = OrderRow & {
   toTier: NonNullable<OrderRow['toTier']>;
 };
 
-export function isUpgradeOrder(order: OrderRow): order is UpgradeOrderRow {
-  return order.kind === 'upgrade';
+/** A credit-pack order (issue 11): the pack and its credits are set, no key (the same check). */
+export type CreditPackOrderRow = OrderRow & {
+  kind: 'credit_pack';
+  creditPackId: number;
+  credits: number;
+  licenseKeyId: null;
+  path: null;
+};
+
+/** An order is one or the other; code that fulfils, refunds or describes it branches on this. */
+export type KindedOrderRow = UpgradeOrderRow | CreditPackOrderRow;
+
+/** The order with its kind's columns typed as the table's check guarantees them. */
+export function kinded(order: OrderRow): KindedOrderRow {
+  return order as KindedOrderRow;
 }
 
-/** The order as an upgrade order; a credit-pack order here is a programming error. */
-export function asUpgradeOrder(order: OrderRow): UpgradeOrderRow {
-  if (!isUpgradeOrder(order)) throw new Error(`order ${order.id} is a ${order.kind} order, not an upgrade`);
-  return order;
+export function isUpgradeOrder(order: OrderRow): order is UpgradeOrderRow {
+  return order.kind === 'upgrade';
 }
 
 /** Orders a payment may still complete: the open one, and one replaced by a newer attempt (its money may arrive). */
 const PAYABLE: UpgradeOrderStatus[] = ['pending', 'superseded'];
 
-/** The key's pending order, if any (at most one: a partial unique index). */
-export function findPendingOrder(db: DbOrTx, licenseKeyId: number) {
+/**
+ * The pending order `wanted` competes with, if any (at most one: partial unique indexes): for an upgrade the key's,
+ * for a credit pack the user's.
+ */
+export function findPendingOrder(db: DbOrTx, wanted: Pick<NewOrder, 'kind' | 'userId' | 'licenseKeyId'>) {
+  const owner =
+    wanted.kind === 'credit_pack'
+      ? and(eq(upgradeOrders.userId, wanted.userId), eq(upgradeOrders.kind, 'credit_pack'))
+      : and(eq(upgradeOrders.licenseKeyId, wanted.licenseKeyId!), eq(upgradeOrders.kind, 'upgrade'));
   return db
     .select()
     .from(upgradeOrders)
-    .where(and(eq(upgradeOrders.licenseKeyId, licenseKeyId), eq(upgradeOrders.status, 'pending')))
+    .where(and(owner, eq(upgradeOrders.status, 'pending')))
     .then((rows) => rows[0] ?? null);
 }
 
-/** Inserts a pending order; null when the key already has one (the unique index decides, not a read). */
+/**
+ * Inserts a pending order; null when the key (upgrade) or the user (credit pack) already has one: the partial unique
+ * index of that kind decides, not a read.
+ */
 export function insertPendingOrder(db: DbOrTx, values: NewOrder) {
+  const pack = values.kind === 'credit_pack';
   return db
     .insert(upgradeOrders)
     .values({ ...values, status: 'pending' })
     .onConflictDoNothing({
-      target: upgradeOrders.licenseKeyId,
-      where: sql`${upgradeOrders.status} = 'pending' and ${upgradeOrders.kind} = 'upgrade'`,
+      target: pack ? upgradeOrders.userId : upgradeOrders.licenseKeyId,
+      where: pack
+        ? sql`${upgradeOrders.status} = 'pending' and ${upgradeOrders.kind} = 'credit_pack'`
+        : sql`${upgradeOrders.status} = 'pending' and ${upgradeOrders.kind} = 'upgrade'`,
     })
     .returning()
     .then((rows) => rows[0] ?? null);
@@ -107,7 +131,8 @@ export function completeOrder(db: DbOrTx, orderId: number, paidAt: Date) {
     .then((rows) => rows[0] ?? null);
 }
 
-export async function markUpgradeProcessed(db: DbOrTx, orderId: number, at: Date) {
+/** What the order paid for was delivered (the tier raised, or the credits added). */
+export async function markFulfilled(db: DbOrTx, orderId: number, at: Date) {
   await db.update(upgradeOrders).set({ upgradeProcessedAt: at }).where(eq(upgradeOrders.id, orderId));
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import * as credits from '@keyport/shared/contracts/credits';
 import * as contracts from '@keyport/shared/contracts/payments';
 import * as paypal from '@keyport/shared/contracts/paypal';
 import { luhnValid, normalizeCardNumber, sandboxCardOutcome } from '@keyport/shared/domain/card-payment';
@@ -22,6 +23,25 @@ export async function paymentsRoutes(app: FastifyInstance) {
     return {
       payment_intent: { id: started.paymentRef, client_secret: started.clientSecret },
       order: payments.toQuote(started.order),
+    };
+  });
+
+  // Credit packs (issue 11, team members only): the same orders, payments and fulfilment; settled by the sync,
+  // capture and webhook routes here.
+  registerRoute(app, credits.createCreditPackPaymentIntent, async ({ user, body }) => {
+    const started = await payments.startPack(user, body);
+    return {
+      payment_intent: { id: started.paymentRef, client_secret: started.clientSecret },
+      order: payments.toQuote(started.order),
+    };
+  });
+
+  registerRoute(app, credits.createCreditPackPaypalOrder, async ({ user, body }) => {
+    const created = await wallet.createPackOrder(user, body);
+    return {
+      order: { id: created.walletOrder.ref },
+      approve_url: created.approveUrl,
+      quote: payments.toQuote(created.order),
     };
   });
 

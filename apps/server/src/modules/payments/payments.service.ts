@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Key } from '@keyport/shared/contracts/keys';
 import type { BillingInput, OrderQuote } from '@keyport/shared/contracts/payments';
 import { BILLING_MESSAGES } from '@keyport/shared/domain/billing';
+import { creditsLabel } from '@keyport/shared/domain/credit-packs';
 import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import { findUpgradePath, upgradePathLabel, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
@@ -20,14 +21,18 @@ import {
 } from '../../integrations/payments/port';
 import type { AnalyticsService } from '../analytics/analytics.service';
 import type { BillingService, VerifiedVatId } from '../billing/billing.service';
+import type { Buyer, CreditPackRow, CreditPacksService } from '../credits/credit-packs.service';
+import type { CreditsService } from '../credits/credits.service';
 import type { InvoicesService } from '../invoices/invoices.service';
 import type { KeysService } from '../keys/keys.service';
-import type { PaidOrder, UpgradesService } from '../upgrades/upgrades.service';
-import { receiptEmail, refundEmail, upgradeNotAppliedEmail } from './payment-emails';
+import type { PaidOrder, UpgradePrice, UpgradesService } from '../upgrades/upgrades.service';
+import { creditsReceiptEmail, receiptEmail, refundEmail, upgradeNotAppliedEmail } from './payment-emails';
 import * as repo from './payments.repo';
 
 export const PAYMENT_NOT_FOUND = 'Payment not found.';
 export const PRICE_MISMATCH = 'This price is not the price of this upgrade. Reload the page and try again.';
+export const PACK_PRICE_MISMATCH = 'This price is not the price of this credit pack. Reload the page and try again.';
+export const PACK_NO_PRICE_ID = 'This credit pack has no price configured yet.';
 export const INVALID_SIGNATURE = 'Invalid webhook signature.';
 export const PROVIDER_UNAVAILABLE = 'The payment provider did not answer. Please try again.';
 
@@ -36,6 +41,10 @@ export interface PaymentsServiceDeps {
   provider: PaymentProvider;
   keys: Pick<KeysService, 'requireOwnedKey'>;
   upgrades: Pick<UpgradesService, 'prices' | 'applyPaidUpgrade' | 'revertPaidUpgrade'>;
+  /** The pack a team member pays for (the catalogue and the team-only rule live in modules/credits). */
+  creditPacks: Pick<CreditPacksService, 'packForCheckout'>;
+  /** A paid pack adds its credits to the ledger; a refund takes them back (in the payment's transaction). */
+  credits: Pick<CreditsService, 'grant' | 'clawback'>;
   billing: Pick<BillingService, 'verifiedVatIdFor' | 'isCountry'>;
   outbox: Outbox;
   /** Invoices, credit notes and the audit entries of completions, refunds and disputes (same transactions). */
@@ -56,6 +65,13 @@ export interface StartPaymentInput {
   billing: BillingInput;
 }
 
+/** A credit pack to pay for (POST /credits/checkout/…): the pack, its price id as the browser saw it, billing. */
+export interface StartPackPaymentInput {
+  pack_id: number;
+  price_id: string;
+  billing: BillingInput;
+}
+
 /** What a settled payment changed: the order as it is now, and the key when the upgrade was applied just now. */
 export interface Settlement {
   order: repo.OrderRow;
@@ -70,7 +86,7 @@ export interface Settlement {
  * No network call runs inside a transaction.
  */
 export function createPaymentsService(deps: PaymentsServiceDeps) {
-  const { db, provider, keys, upgrades, billing, outbox, analytics, log } = deps;
+  const { db, provider, keys, upgrades, credits, billing, outbox, analytics, log } = deps;
   const now = deps.now ?? (() => new Date());
 
   /** Calls the provider; its failures become a 502 the person can retry (nothing was written). */
@@ -87,8 +103,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   }
 
   /** The order's payment at the provider, created once per order (the idempotency key is the order's). */
-  async function ensurePayment(anyOrder: repo.OrderRow): Promise<ProviderPayment | null> {
-    const order = repo.asUpgradeOrder(anyOrder);
+  async function ensurePayment(order: repo.OrderRow): Promise<ProviderPayment | null> {
     if (order.providerPaymentId) {
       const existing = await atProvider(() => provider.retrievePayment(order.providerPaymentId!));
       return existing && existing.status !== 'canceled' ? existing : null;
@@ -97,8 +112,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       provider.createPayment({
         amountCents: order.totalAmountCents,
         currency: 'usd',
-        description: `Keyport upgrade ${upgradePathLabel(order.path)} (order ${order.id})`,
-        metadata: { order_id: String(order.id), license_key_id: String(order.licenseKeyId), upgrade_path: order.path },
+        description: describeOrder(order),
+        metadata: paymentMetadata(order),
         receiptEmail: order.billing.email,
         idempotencyKey: `keyport-order-${order.id}`,
       }),
@@ -107,7 +122,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return payment;
   }
 
-  async function quoteFor(userId: number, input: StartPaymentInput) {
+  /** An upgrade's quote: the caller's key, the path to `theme_type`, its catalogue price (the browser's must match). */
+  async function quoteFor(userId: number, input: StartPaymentInput): Promise<Quote> {
     const key = await keys.requireOwnedKey(userId, input.key);
     const path = findUpgradePath(key.tier, input.theme_type);
     if (!path) {
@@ -116,38 +132,66 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     const price = (await upgrades.prices()).find((entry) => entry.path === path);
     if (!price?.providerPriceId) throw badRequest(CARD_PAYMENT_MESSAGES.noPriceId(input.theme_type), 'no_price_id');
     if (input.price_id !== price.providerPriceId) throw badRequest(PRICE_MISMATCH, 'price_mismatch');
-    const snapshot = billingSnapshot(input.billing);
+    return {
+      kind: 'upgrade',
+      key,
+      path,
+      price,
+      priceId: price.providerPriceId,
+      ...(await taxed(price.amountCents, input.billing)),
+    };
+  }
+
+  /** A credit pack's quote: team members only, the pack on sale, its price (the browser's must match). */
+  async function quotePackFor(buyer: Buyer, input: StartPackPaymentInput): Promise<Quote> {
+    const pack = await deps.creditPacks.packForCheckout(buyer, input.pack_id);
+    if (!pack.providerPriceId) throw badRequest(PACK_NO_PRICE_ID, 'no_price_id');
+    if (input.price_id !== pack.providerPriceId) throw badRequest(PACK_PRICE_MISMATCH, 'price_mismatch');
+    return {
+      kind: 'credit_pack',
+      pack,
+      priceId: pack.providerPriceId,
+      ...(await taxed(pack.amountCents, input.billing)),
+    };
+  }
+
+  /** The billing snapshot and the VAT on `amountCents` (VIES for a business VAT ID): one rule for every kind. */
+  async function taxed(amountCents: number, input: BillingInput) {
+    const snapshot = billingSnapshot(input);
     if (!billing.isCountry(snapshot.address.country)) throw badRequest(BILLING_MESSAGES.country, 'invalid_country');
     if (snapshot.is_business && !snapshot.company_name) {
       throw badRequest(BILLING_MESSAGES.companyName, 'company_name_required');
     }
     // A network call (VIES, cached for a day), before any transaction.
     const verified = snapshot.is_business
-      ? await billing.verifiedVatIdFor(input.billing.vat_id, snapshot.address.country)
+      ? await billing.verifiedVatIdFor(input.vat_id, snapshot.address.country)
       : null;
     const vat = calculateVat({
-      amountCents: price.amountCents,
+      amountCents,
       country: snapshot.address.country,
       isBusiness: snapshot.is_business,
       vatId: verified?.vatNumber ?? null,
     });
-    return { key, path, price, snapshot, verified, vat };
+    return { snapshot, verified, vat };
   }
 
-  function orderValues(
-    userId: number,
-    quote: Awaited<ReturnType<typeof quoteFor>>,
-    providerName: string = provider.name,
-  ): repo.NewOrder {
-    const { key, path, price, snapshot, verified, vat } = quote;
+  function orderValues(userId: number, quote: Quote, providerName: string = provider.name): repo.NewOrder {
+    const { snapshot, verified, vat } = quote;
+    const what: Partial<repo.NewOrder> =
+      quote.kind === 'upgrade'
+        ? {
+            kind: 'upgrade',
+            licenseKeyId: quote.key.id,
+            licenseKey: quote.key.apiKey,
+            path: quote.path,
+            fromTier: quote.price.from,
+            toTier: quote.price.to,
+          }
+        : { kind: 'credit_pack', creditPackId: quote.pack.id, credits: quote.pack.credits };
     return {
       userId,
-      licenseKeyId: key.id,
-      licenseKey: key.apiKey,
-      path,
-      fromTier: price.from,
-      toTier: price.to,
-      priceId: price.providerPriceId!,
+      ...what,
+      priceId: quote.priceId,
       currency: 'usd',
       baseAmountCents: vat.baseCents,
       vatAmountCents: vat.vatCents,
@@ -193,17 +237,40 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     const completed = await repo.completeOrder(tx, order.id, paidAt);
     if (!completed) return { order, key: null }; // settled before: by another delivery or the sync
     await deps.invoices.orderCompleted(tx, completed);
-    const applied = await upgrades.applyPaidUpgrade(toPaidOrder(repo.asUpgradeOrder(completed)), tx);
+    const paid = repo.kinded(completed);
+    return paid.kind === 'upgrade' ? fulfilUpgrade(paid, tx, paidAt) : fulfilCreditPack(paid, tx, paidAt);
+  }
+
+  /** A paid upgrade reaches its key (or the order is flagged for a refund when the key changed meanwhile). */
+  async function fulfilUpgrade(order: repo.UpgradeOrderRow, tx: DbOrTx, paidAt: Date): Promise<Settlement> {
+    const applied = await upgrades.applyPaidUpgrade(toPaidOrder(order), tx);
     if (!applied.applied) {
       const flagged = await repo.flagOrder(tx, order.id, 'needs_refund', applied.reason, ['completed']);
       log.error({ orderId: order.id }, 'a paid upgrade could not be applied; flagged for refund');
-      await outbox.enqueue(tx, upgradeNotAppliedEmail(repo.asUpgradeOrder(completed)));
-      return { order: flagged ?? completed, key: null };
+      await outbox.enqueue(tx, upgradeNotAppliedEmail(order));
+      return { order: flagged ?? order, key: null };
     }
-    await repo.markUpgradeProcessed(tx, order.id, paidAt);
-    await analytics.recordUpgradePurchase(tx, repo.asUpgradeOrder(completed));
-    await outbox.enqueue(tx, receiptEmail(repo.asUpgradeOrder(completed), deps.publicUrl()));
-    return { order: completed, key: applied.key };
+    await repo.markFulfilled(tx, order.id, paidAt);
+    await analytics.recordUpgradePurchase(tx, order);
+    await outbox.enqueue(tx, receiptEmail(order, deps.publicUrl()));
+    return { order, key: applied.key };
+  }
+
+  /**
+   * A paid credit pack adds a `purchase` ledger row of its credits (source `order:<id>`: unique, so never twice; credits
+   * owed from a clawback are repaid first). No analytics event: the upgrade purchase event is for upgrades (ADR 023).
+   */
+  async function fulfilCreditPack(order: repo.CreditPackOrderRow, tx: DbOrTx, paidAt: Date): Promise<Settlement> {
+    await credits.grant(tx, {
+      userId: order.userId,
+      kind: 'purchase',
+      amount: order.credits,
+      sourceRef: `order:${order.id}`,
+      note: `${creditsLabel(order.credits)} bought (order ${order.id})`,
+    });
+    await repo.markFulfilled(tx, order.id, paidAt);
+    await outbox.enqueue(tx, creditsReceiptEmail(order, deps.publicUrl()));
+    return { order, key: null };
   }
 
   /** A full refund: the order becomes refunded and the tier goes back when nothing changed since. */
@@ -216,12 +283,31 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     }
     const refunded = await repo.refundOrder(tx, order.id, now());
     if (!refunded) return;
-    let tierReverted: boolean | null = null;
-    if (order.status === 'completed' || order.status === 'disputed') {
-      ({ tierReverted } = await upgrades.revertPaidUpgrade(toPaidOrder(repo.asUpgradeOrder(order)), tx));
-      if (!tierReverted) log.warn({ orderId: order.id }, 'refunded; the key changed since, so its tier stays');
+    // Only a delivered order has something to take back ('needs_refund' and 'review' never delivered).
+    const delivered = order.status === 'completed' || order.status === 'disputed';
+    const paid = repo.kinded(order);
+    if (paid.kind === 'upgrade') {
+      let tierReverted: boolean | null = null;
+      if (delivered) {
+        ({ tierReverted } = await upgrades.revertPaidUpgrade(toPaidOrder(paid), tx));
+        if (!tierReverted) log.warn({ orderId: order.id }, 'refunded; the key changed since, so its tier stays');
+      }
+      await deps.invoices.orderRefunded(tx, refunded, { kind: 'upgrade', tierReverted });
+    } else {
+      const clawedBack = delivered
+        ? await credits.clawback(tx, {
+            userId: paid.userId,
+            amount: paid.credits,
+            sourceRef: `order:${paid.id}:refund`,
+            note: `Order ${paid.id} was refunded`,
+          })
+        : null;
+      await deps.invoices.orderRefunded(tx, refunded, {
+        kind: 'credit_pack',
+        credits: delivered ? paid.credits : null,
+        owedAfter: clawedBack ? clawedBack.owed : null,
+      });
     }
-    await deps.invoices.orderRefunded(tx, refunded, { tierReverted });
     await outbox.enqueue(tx, refundEmail(order));
   }
 
@@ -263,12 +349,12 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   }
 
   /**
-   * The key's pending order for `wanted`: the open one when it is the same quote (same provider too), else a new one —
-   * a different pending order is superseded first (and its card payment canceled). Null when another request for the
-   * key inserted its order first (the partial unique index decides).
+   * The pending order for `wanted` (the key's for an upgrade, the user's for a credit pack): the open one when it is
+   * the same quote (same provider too), else a new one — a different pending order is superseded first (and its card
+   * payment canceled). Null when another request inserted its order first (the partial unique index decides).
    */
   async function openOrder(wanted: repo.NewOrder): Promise<repo.OrderRow | null> {
-    let order = await repo.findPendingOrder(db, wanted.licenseKeyId!);
+    let order = await repo.findPendingOrder(db, wanted);
     if (order && !isSameOrder(order, wanted)) {
       await repo.supersedeOrder(db, order.id);
       if (order.providerPaymentId && order.provider === provider.name) void cancelQuietly(order.providerPaymentId);
@@ -277,41 +363,47 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return order ?? (await repo.insertPendingOrder(db, wanted));
   }
 
+  /**
+   * The pending order for `wanted` and its card payment: the same quote reuses both, a different one replaces them;
+   * two calls at once share one.
+   */
+  async function startOrder(wanted: repo.NewOrder): Promise<StartedPayment> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const order = await openOrder(wanted);
+      if (!order) continue; // another start inserted its order first: use that one
+      const payment = await ensurePayment(order);
+      if (!payment) {
+        // Its payment was canceled at the provider: this order cannot be paid any more.
+        await repo.supersedeOrder(db, order.id);
+        continue;
+      }
+      if (payment.status === 'succeeded') {
+        // Paid already (its webhook may still be on the way): settle it rather than take a second payment.
+        await process('payment_succeeded', payment);
+        throw alreadyPaid(wanted);
+      }
+      const current = (await repo.findOrder(db, order.id)) ?? order;
+      return { paymentRef: payment.ref, clientSecret: payment.clientSecret, order: current };
+    }
+    throw paymentInProgress(wanted);
+  }
+
   return {
     publishableKey: () => provider.publishableKey,
 
     /** What the wallet (modules/payments/wallet.service) shares with the card path: one quote, order and fulfilment. */
-    core: { quoteFor, orderValues, openOrder, process, currentKey },
+    core: { quoteFor, quotePackFor, orderValues, openOrder, process, currentKey },
 
-    /**
-     * §7 POST /stripe/payment-intents: the pending order of the key and its payment. The same quote (path, amounts,
-     * billing) reuses the pending order and its payment; a different one replaces it. Two calls at once share one.
-     */
-    async start(
-      userId: number,
-      input: StartPaymentInput,
-    ): Promise<{ paymentRef: string; clientSecret: string; order: repo.OrderRow }> {
+    /** §7 POST /stripe/payment-intents: the pending upgrade order of the key and its payment (`startOrder`). */
+    async start(userId: number, input: StartPaymentInput): Promise<StartedPayment> {
       deps.startLimit.hit(`payment-start:${userId}`);
-      const quote = await quoteFor(userId, input);
-      const wanted = orderValues(userId, quote);
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const order = await openOrder(wanted);
-        if (!order) continue; // another start for this key inserted its order first: use that one
-        const payment = await ensurePayment(order);
-        if (!payment) {
-          // Its payment was canceled at the provider: this order cannot be paid any more.
-          await repo.supersedeOrder(db, order.id);
-          continue;
-        }
-        if (payment.status === 'succeeded') {
-          // Paid already (its webhook may still be on the way): settle it rather than take a second payment.
-          await process('payment_succeeded', payment);
-          throw conflict('This upgrade is already paid.', 'already_paid');
-        }
-        const current = (await repo.findOrder(db, order.id)) ?? order;
-        return { paymentRef: payment.ref, clientSecret: payment.clientSecret, order: current };
-      }
-      throw conflict('Another payment for this license is starting. Please try again.', 'payment_in_progress');
+      return startOrder(orderValues(userId, await quoteFor(userId, input)));
+    },
+
+    /** POST /credits/checkout/payment-intents: the same, for a credit pack (team members only). */
+    async startPack(buyer: Buyer, input: StartPackPaymentInput): Promise<StartedPayment> {
+      deps.startLimit.hit(`payment-start:${buyer.id}`);
+      return startOrder(orderValues(buyer.id, await quotePackFor(buyer, input)));
     },
 
     /** After the browser confirmed: re-read the caller's payment and settle it (the webhook's code). */
@@ -395,6 +487,72 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
 export type PaymentCore = PaymentsService['core'];
 
+/** What an order is for, priced: an upgrade of a key or a credit pack, with billing and VAT. */
+export type Quote = (
+  | {
+      kind: 'upgrade';
+      key: Awaited<ReturnType<KeysService['requireOwnedKey']>>;
+      path: UpgradePath;
+      price: UpgradePrice;
+    }
+  | { kind: 'credit_pack'; pack: CreditPackRow }
+) & {
+  priceId: string;
+  snapshot: BillingSnapshot;
+  verified: VerifiedVatId | null;
+  vat: ReturnType<typeof calculateVat>;
+};
+
+export interface StartedPayment {
+  paymentRef: string;
+  clientSecret: string;
+  order: repo.OrderRow;
+}
+
+/** What the payer sees at the provider: 'Keyport upgrade LITE → REGULAR (order 7)', 'Keyport 12 credits (order 8)'. */
+export function describeOrder(order: repo.OrderRow): string {
+  const paid = repo.kinded(order);
+  return paid.kind === 'upgrade'
+    ? `Keyport upgrade ${upgradePathLabel(paid.path)} (order ${paid.id})`
+    : `Keyport ${creditsLabel(paid.credits)} (order ${paid.id})`;
+}
+
+/** The provider payment's metadata: our order id (settle checks it) and what the order is for. */
+function paymentMetadata(order: repo.OrderRow): Record<string, string> {
+  const paid = repo.kinded(order);
+  return paid.kind === 'upgrade'
+    ? {
+        order_id: String(paid.id),
+        kind: paid.kind,
+        license_key_id: String(paid.licenseKeyId),
+        upgrade_path: paid.path,
+      }
+    : {
+        order_id: String(paid.id),
+        kind: paid.kind,
+        credit_pack_id: String(paid.creditPackId),
+        credits: String(paid.credits),
+      };
+}
+
+/** A start found its order paid already. */
+export function alreadyPaid(order: Pick<repo.NewOrder, 'kind'>): AppError {
+  return conflict(
+    order.kind === 'credit_pack' ? 'This credit pack is already paid.' : 'This upgrade is already paid.',
+    'already_paid',
+  );
+}
+
+/** Three starts in a row lost to concurrent ones. */
+export function paymentInProgress(order: Pick<repo.NewOrder, 'kind'>): AppError {
+  return conflict(
+    order.kind === 'credit_pack'
+      ? 'Another payment for credits is starting. Please try again.'
+      : 'Another payment for this license is starting. Please try again.',
+    'payment_in_progress',
+  );
+}
+
 /** The billing details as the order keeps them: trimmed, optional parts null. */
 function billingSnapshot(input: BillingInput): BillingSnapshot {
   const optional = (value: string | null | undefined) => (value && value.trim() !== '' ? value.trim() : null);
@@ -423,11 +581,14 @@ function vatEvidence(verified: VerifiedVatId | null) {
   };
 }
 
-/** Whether a pending order is the one this request would create (same payer, path, amounts, billing, provider). */
+/** Whether a pending order is the one this request would create (same payer, path or pack, amounts, billing, provider). */
 function isSameOrder(order: repo.OrderRow, wanted: repo.NewOrder): boolean {
   return (
     order.userId === wanted.userId &&
-    order.path === wanted.path &&
+    order.kind === (wanted.kind ?? 'upgrade') &&
+    order.path === (wanted.path ?? null) &&
+    order.creditPackId === (wanted.creditPackId ?? null) &&
+    order.credits === (wanted.credits ?? null) &&
     order.priceId === wanted.priceId &&
     order.provider === wanted.provider &&
     order.baseAmountCents === wanted.baseAmountCents &&

@@ -2,9 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Key } from '@keyport/shared/contracts/keys';
 import type { BillingInput } from '@keyport/shared/contracts/payments';
 import type { Tier } from '@keyport/shared/domain/tiers';
-import { upgradePathLabel } from '@keyport/shared/domain/upgrade-paths';
 import type { Db } from '../../db/client';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors';
+import { AppError, badRequest, notFound } from '../../http/errors';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { ProviderPayment } from '../../integrations/payments/port';
 import {
@@ -15,7 +14,17 @@ import {
   WalletWebhookError,
   type WebhookHeaders,
 } from '../../integrations/wallet/port';
-import { INVALID_SIGNATURE, type PaymentCore, type StartPaymentInput } from './payments.service';
+import type { Buyer } from '../credits/credit-packs.service';
+import {
+  INVALID_SIGNATURE,
+  alreadyPaid,
+  describeOrder,
+  paymentInProgress,
+  type PaymentCore,
+  type Quote,
+  type StartPackPaymentInput,
+  type StartPaymentInput,
+} from './payments.service';
 import * as repo from './payments.repo';
 
 /** §8 wallet texts (shown by the browser in a yellow line; tests assert them). */
@@ -41,6 +50,12 @@ export interface WalletServiceDeps {
   /** The portal's absolute origin, for PayPal's return and cancel URLs. */
   publicUrl: () => string;
   log: FastifyBaseLogger;
+}
+
+export interface CreatedWalletOrder {
+  order: repo.OrderRow;
+  walletOrder: WalletOrder;
+  approveUrl: string;
 }
 
 /** §7 POST /stripe/paypal/create-order, parsed: the spec's flat fields. */
@@ -90,71 +105,83 @@ export function createWalletService(deps: WalletServiceDeps) {
     return core.process(kind, asPayment(order), event, wallet.name);
   }
 
+  /** A quote, its missing price id in the wallet's §8 words ('No price configured'). */
+  async function walletQuote(quoteOf: () => Promise<Quote>): Promise<Quote> {
+    try {
+      return await quoteOf();
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'no_price_id')
+        throw badRequest(WALLET_MESSAGES.noPrice, 'no_price_id');
+      throw error;
+    }
+  }
+
+  /**
+   * The pending order for `wanted` (reused for the same quote, superseded for another) and its PayPal order, created
+   * once per order (`PayPal-Request-Id` derived from our order id) with the order's total.
+   */
+  async function openWalletOrder(wanted: repo.NewOrder): Promise<CreatedWalletOrder> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const order = await core.openOrder(wanted);
+      if (!order) continue; // another request inserted its order first: use that one
+      const walletOrder = order.providerPaymentId
+        ? await atWallet(() => wallet.getOrder(order.providerPaymentId!), WALLET_MESSAGES.createFailed)
+        : await atWallet(
+            () =>
+              wallet.createOrder({
+                amountCents: order.totalAmountCents,
+                currency: 'USD',
+                description: describeOrder(order),
+                customId: String(order.id),
+                invoiceId: `keyport-order-${order.id}`,
+                returnUrl: `${deps.publicUrl()}${WALLET_RETURN_PATH}`,
+                cancelUrl: `${deps.publicUrl()}${WALLET_CANCEL_PATH}`,
+                requestId: `keyport-order-${order.id}`,
+              }),
+            WALLET_MESSAGES.createFailed,
+          );
+      if (!walletOrder || walletOrder.status === 'VOIDED') {
+        // PayPal no longer has it (expired or voided): this order cannot be paid any more.
+        await repo.supersedeOrder(db, order.id);
+        continue;
+      }
+      // Concurrent requests for one order get the same PayPal order (same request id): the first attach wins.
+      if (!order.providerPaymentId) await repo.attachPayment(db, order.id, wallet.name, walletOrder.ref);
+      if (walletOrder.status === 'COMPLETED') {
+        // Captured already (its webhook may still be on the way): settle it rather than take a second payment.
+        await apply('payment_succeeded', walletOrder);
+        throw alreadyPaid(wanted);
+      }
+      const current = (await repo.findOrder(db, order.id)) ?? order;
+      return {
+        order: current,
+        walletOrder,
+        // Approved already (the person came back another way): straight to the return, which captures.
+        approveUrl: walletOrder.approveUrl ?? `${WALLET_RETURN_PATH}&token=${encodeURIComponent(walletOrder.ref)}`,
+      };
+    }
+    throw paymentInProgress(wanted);
+  }
+
   return {
     config: () => ({
       mode: wallet.name === 'paypal' ? ('paypal' as const) : ('sandbox' as const),
       clientId: wallet.clientId,
     }),
 
-    /**
-     * §7 create-order: the pending order of the key (reused for the same quote, superseded for another) and its
-     * PayPal order, created once per order (`PayPal-Request-Id` derived from our order id) with the order's total.
-     */
-    async createOrder(
-      userId: number,
-      body: CreateWalletOrderBody,
-    ): Promise<{ order: repo.OrderRow; walletOrder: WalletOrder; approveUrl: string }> {
+    /** §7 create-order: the pending upgrade order of the key and its PayPal order (`openWalletOrder`). */
+    async createOrder(userId: number, body: CreateWalletOrderBody): Promise<CreatedWalletOrder> {
       deps.startLimit.hit(`payment-start:${userId}`);
       if (body.billing_address.country !== body.country_code) throw badRequest(COUNTRY_MISMATCH, 'country_mismatch');
-      let quote: Awaited<ReturnType<PaymentCore['quoteFor']>>;
-      try {
-        quote = await core.quoteFor(userId, toStartInput(body));
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'no_price_id')
-          throw badRequest(WALLET_MESSAGES.noPrice, 'no_price_id');
-        throw error;
-      }
-      const wanted = core.orderValues(userId, quote, wallet.name);
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const order = await core.openOrder(wanted);
-        if (!order) continue; // another request for this key inserted its order first: use that one
-        const walletOrder = order.providerPaymentId
-          ? await atWallet(() => wallet.getOrder(order.providerPaymentId!), WALLET_MESSAGES.createFailed)
-          : await atWallet(
-              () =>
-                wallet.createOrder({
-                  amountCents: order.totalAmountCents,
-                  currency: 'USD',
-                  description: `Keyport upgrade ${upgradePathLabel(repo.asUpgradeOrder(order).path)} (order ${order.id})`,
-                  customId: String(order.id),
-                  invoiceId: `keyport-order-${order.id}`,
-                  returnUrl: `${deps.publicUrl()}${WALLET_RETURN_PATH}`,
-                  cancelUrl: `${deps.publicUrl()}${WALLET_CANCEL_PATH}`,
-                  requestId: `keyport-order-${order.id}`,
-                }),
-              WALLET_MESSAGES.createFailed,
-            );
-        if (!walletOrder || walletOrder.status === 'VOIDED') {
-          // PayPal no longer has it (expired or voided): this order cannot be paid any more.
-          await repo.supersedeOrder(db, order.id);
-          continue;
-        }
-        // Concurrent requests for one order get the same PayPal order (same request id): the first attach wins.
-        if (!order.providerPaymentId) await repo.attachPayment(db, order.id, wallet.name, walletOrder.ref);
-        if (walletOrder.status === 'COMPLETED') {
-          // Captured already (its webhook may still be on the way): settle it rather than take a second payment.
-          await apply('payment_succeeded', walletOrder);
-          throw conflict('This upgrade is already paid.', 'already_paid');
-        }
-        const current = (await repo.findOrder(db, order.id)) ?? order;
-        return {
-          order: current,
-          walletOrder,
-          // Approved already (the person came back another way): straight to the return, which captures.
-          approveUrl: walletOrder.approveUrl ?? `${WALLET_RETURN_PATH}&token=${encodeURIComponent(walletOrder.ref)}`,
-        };
-      }
-      throw conflict('Another payment for this license is starting. Please try again.', 'payment_in_progress');
+      const quote = await walletQuote(() => core.quoteFor(userId, toStartInput(body)));
+      return openWalletOrder(core.orderValues(userId, quote, wallet.name));
+    },
+
+    /** POST /credits/checkout/paypal/create-order: the same, for a credit pack (team members only). */
+    async createPackOrder(buyer: Buyer, input: StartPackPaymentInput): Promise<CreatedWalletOrder> {
+      deps.startLimit.hit(`payment-start:${buyer.id}`);
+      const quote = await walletQuote(() => core.quotePackFor(buyer, input));
+      return openWalletOrder(core.orderValues(buyer.id, quote, wallet.name));
     },
 
     /**
