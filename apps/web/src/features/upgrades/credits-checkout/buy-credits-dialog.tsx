@@ -3,6 +3,7 @@ import { Coins } from 'lucide-react';
 import { useCallback, useRef, useState } from 'react';
 import type { CreditPack } from '@keyport/shared/contracts/credits';
 import type { OrderQuote } from '@keyport/shared/contracts/payments';
+import { creditsLabel } from '@keyport/shared/domain/credit-packs';
 import { EMPTY_BILLING_FORM, toBillingInput, validateBilling, type BillingForm } from '@keyport/shared/domain/billing';
 import { Alert } from '../../../components/ui/alert';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
@@ -118,7 +119,7 @@ export default function BuyCreditsDialog({ onClose, opener }: BuyCreditsDialogPr
                 <p className="text-xs font-medium tracking-wide text-slate-500 uppercase">Current balance</p>
                 <p className="mt-1 flex items-center gap-2 text-sm text-slate-800" data-testid="credits-balance">
                   <Coins aria-hidden="true" className="size-4 shrink-0 text-amber-500" />
-                  {balance.data ? `${balance.data.balance} ${balance.data.balance === 1 ? 'credit' : 'credits'}` : '…'}
+                  {balance.data ? creditsLabel(balance.data.balance) : '…'}
                 </p>
               </section>
               {packs.isPending ? (

@@ -1,5 +1,6 @@
 import { Check, Coins } from 'lucide-react';
 import type { CreditPack } from '@keyport/shared/contracts/credits';
+import { creditsLabel } from '@keyport/shared/domain/credit-packs';
 import { cn } from '../../../lib/cn';
 
 interface CreditPackCardsProps {
@@ -50,7 +51,7 @@ export function CreditPackCards({ packs, selected, onSelect, disabled }: CreditP
                 <span className="block text-sm font-semibold break-words text-slate-900">{pack.name}</span>
                 <span className="flex items-center gap-1 text-xs text-slate-600">
                   <Coins aria-hidden="true" className="size-3.5 text-amber-500" />
-                  {pack.credits} {pack.credits === 1 ? 'credit' : 'credits'}
+                  {creditsLabel(pack.credits)}
                 </span>
               </span>
               <span className="text-base font-semibold text-slate-900 tabular-nums">{pack.price}</span>

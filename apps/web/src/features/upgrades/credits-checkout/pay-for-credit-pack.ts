@@ -1,6 +1,7 @@
 import type { CreditPack } from '@keyport/shared/contracts/credits';
 import type { BillingInput } from '@keyport/shared/contracts/payments';
 import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
+import { creditsLabel } from '@keyport/shared/domain/credit-packs';
 import { createCreditPackPaymentIntent } from '../api/create-credit-pack-payment-intent';
 import { createCreditPackPaypalOrder } from '../api/create-credit-pack-paypal-order';
 import type { CardConfirmer } from '../payment/card-confirmer';
@@ -13,8 +14,8 @@ export const CREDITS_CHECKOUT_MESSAGES = {
   noPacks: 'No credit packs are on sale right now.',
   /** A pack without a provider price id cannot be paid by card. */
   noPackPrice: 'This credit pack has no price configured. Please contact support.',
-  added: (credits: number) => `${credits} ${credits === 1 ? 'credit' : 'credits'} added`,
-  balance: (balance: number) => `Your balance is now ${balance} ${balance === 1 ? 'credit' : 'credits'}.`,
+  added: (credits: number) => `${creditsLabel(credits)} added`,
+  balance: (balance: number) => `Your balance is now ${creditsLabel(balance)}.`,
   /** The PayPal return toast of a credit-pack order (the upgrade's keeps §8's text). */
   paypalCompleted: (credits: number) =>
     `Payment completed. ${credits} ${credits === 1 ? 'credit was' : 'credits were'} added to your account.`,
