@@ -118,7 +118,7 @@ test.describe('Buy Credits on a desktop', () => {
     page.on('request', (r) => chunks.push(new URL(r.url()).pathname));
     await useSession(page, customer.token);
     await page.goto('/customer/my-keys');
-    await expect(page.getByRole('heading', { name: 'Keys' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'No Keys Found' })).toBeVisible();
     await page.waitForLoadState('networkidle');
     expect(await page.evaluate(() => typeof (window as CreditsWindow).openCreditsDialog)).toBe('undefined');
     expect(chunks.filter((p) => p.includes('buy-credits-dialog') || p === '/credits/packs')).toEqual([]);
