@@ -37,6 +37,7 @@ import { creditPacksRoutes } from './modules/credits/credit-packs.routes';
 import { connectRoutes } from './modules/connect/connect.routes';
 import { createThemeTokenSigner } from './modules/connect/theme-token';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
+import { creditsRoutes } from './modules/credits/credits.routes';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const SPA_PATHS = /^\/(?:$|login$|signup$|forgot-password$|reset-password$|customer(?:\/|$))/;
@@ -193,6 +194,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   await app.register(invoicesRoutes);
   await app.register(auditRoutes);
   await app.register(analyticsRoutes);
+  await app.register(creditsRoutes);
 
   const webDist = resolveWebDist(config);
   if (webDist) await registerStaticAssets(app, webDist);

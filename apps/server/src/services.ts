@@ -109,6 +109,11 @@ export function createServices(
       windowMs: config.upgradeTokenRateLimit.windowMs,
     }),
     analyticsByUser: createRateLimiter({ max: 120, windowMs: 10 * 60_000 }),
+    storeReportsByUser: createRateLimiter({
+      max: 10,
+      windowMs: 24 * 60 * 60_000,
+      message: 'You have sent the most store reports allowed for today. Please try again tomorrow.',
+    }),
     downloads: createRateLimiter({
       ...config.downloads.rateLimit,
       message: 'Too many downloads. Please wait a few minutes and try again.',
@@ -179,7 +184,15 @@ export function createServices(
   });
   const billing = createBillingService({ db, vies, verifyLimit: limits.vatChecks });
   const audit = createAuditService({ db });
-  const credits = createCreditsService({ db });
+  const credits = createCreditsService({
+    db,
+    keys,
+    connect,
+    auth,
+    audit,
+    outbox,
+    reportLimit: limits.storeReportsByUser,
+  });
   const creditPacks = createCreditPacksService({ db, audit });
   const invoices = createInvoicesService({
     db,

@@ -117,3 +117,26 @@ export const DEMO_RELEASE = {
   /** Since the previous version: color_primary renamed color_accent, no announcement bar, a new quote block type. */
   theme: { featuredSection: { blockTypes: ['text', 'quote'] } },
 } as const;
+
+/** What credits buy on a fresh install (staff manage them at /staff/redeem-products); seeded by name. */
+export const DEMO_REDEEM_PRODUCTS = [
+  {
+    name: 'REGULAR License',
+    description: 'A new REGULAR license key for one more store.',
+    grantType: 'license_level',
+    grantValue: 'REGULAR',
+    costCredits: 5,
+    active: true,
+  },
+  {
+    name: 'PRO License',
+    description: 'A new PRO license key with every feature, for one more store.',
+    grantType: 'license_level',
+    grantValue: 'PRO',
+    costCredits: 10,
+    active: true,
+  },
+];
+
+/** The team member's starting credits (the demo customer has none), so the demo shows both redeem paths. */
+export const TEAM_SEED_CREDITS = 12;

@@ -11,9 +11,11 @@ import {
   DEMO_HOMEPAGE_UPDATES,
   DEMO_ORDER_AGES_MONTHS,
   DEMO_PREVIOUS_RELEASE,
+  DEMO_REDEEM_PRODUCTS,
   DEMO_RELEASE,
   DEMO_USER_STORES,
   TEAM_KEYS,
+  TEAM_SEED_CREDITS,
   UNCLAIMED_KEYS,
 } from './seed-data';
 import { findUserByEmail } from '../modules/auth/auth.repo';
@@ -31,17 +33,19 @@ function isoDateDaysAgo(days: number, now: Date): string {
 }
 
 /**
- * Seeds the demo accounts, keys, stores, orders and updates feed once. Runs only when the demo customer does not
+ * Seeds the demo accounts, keys, stores, orders, the team member's credits and updates feed once (the redeem products
+ * whenever missing, by name). Runs only when the demo customer does not
  * exist, in one transaction, so a crash half-way leaves nothing behind and the next start seeds again.
  * Each edition without a release gets the demo theme release, whether the accounts were seeded now or before.
  */
 export async function seedDemoData(
-  services: Pick<Services, 'db' | 'auth' | 'releases'>,
+  services: Pick<Services, 'db' | 'auth' | 'releases' | 'credits'>,
   log: FastifyBaseLogger,
   now = new Date(),
 ) {
   const { db, auth } = services;
   await seedDemoReleases(services.releases, log);
+  await services.credits.ensureProducts(DEMO_REDEEM_PRODUCTS);
   if (await findUserByEmail(db, DEMO_ACCOUNTS[0].email)) return false;
   const hashes = await Promise.all(DEMO_ACCOUNTS.map((account) => auth.hashPassword(account.password)));
   await db.transaction(async (tx) => {
@@ -72,6 +76,15 @@ export async function seedDemoData(
           createdAt: monthsAgo(months, now),
         })),
       );
+    }
+    if (teamId) {
+      await services.credits.grant(tx, {
+        userId: teamId,
+        kind: 'grant',
+        amount: TEAM_SEED_CREDITS,
+        sourceRef: 'seed:team',
+        note: 'Demo credits',
+      });
     }
     const updates = DEMO_HOMEPAGE_UPDATES.map(({ daysAgo, ...update }) => ({
       ...update,

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { orders, passwordResets, sessions, users } from '../../db/schema';
 
@@ -22,6 +22,11 @@ export function findUserById(db: DbOrTx, id: number) {
     .from(users)
     .where(eq(users.id, id))
     .then((rows) => rows[0] ?? null);
+}
+
+export function listEmails(db: DbOrTx, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ids));
 }
 
 export function listOrders(db: DbOrTx, userId: number) {

@@ -67,6 +67,18 @@ export function createAuthService(deps: AuthServiceDeps) {
     hashPassword: (password: string) => hash(password, ARGON2),
     loadUser,
 
+    /** A user's id and email by email (any case), or null: staff act on a customer by email. */
+    async findByEmail(email: string): Promise<{ id: number; email: string } | null> {
+      const user = await repo.findUserByEmail(db, email);
+      return user ? { id: user.id, email: user.email } : null;
+    },
+
+    /** The emails of these users, by id (staff lists show who did what). */
+    async emailsOf(ids: number[]): Promise<Map<number, string>> {
+      const rows = await repo.listEmails(db, [...new Set(ids)]);
+      return new Map(rows.map((row) => [row.id, row.email]));
+    },
+
     async signup(input: { email: string; password: string; name: string }) {
       const user = await repo.insertUser(db, {
         email: input.email,

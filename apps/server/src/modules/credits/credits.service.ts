@@ -1,6 +1,30 @@
-import type { CreditLedgerEntry } from '@keyport/shared/contracts/credits';
+import { randomUUID } from 'node:crypto';
+import type {
+  CreditLedgerEntry,
+  CreditsBalance,
+  RedeemProduct,
+  ReportValidation,
+  StaffStoreReport,
+} from '@keyport/shared/contracts/credits';
+import type { Key } from '@keyport/shared/contracts/keys';
+import {
+  REPORT_ROW_REASONS,
+  STORES_PER_REPORT,
+  licenseMatchHosts,
+  normaliseReportedStore,
+} from '@keyport/shared/domain/store-report';
+import type { Tier } from '@keyport/shared/domain/tiers';
 import type { Db, DbOrTx } from '../../db/client';
-import { AppError, conflict } from '../../http/errors';
+import { isUniqueViolation } from '../../db/pg-errors';
+import type { StoreReportStatus } from '../../db/schema';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import type { RateLimiter } from '../../http/rate-limit';
+import type { Outbox } from '../../integrations/email/outbox';
+import type { AuditService } from '../audit/audit.service';
+import type { AuthService } from '../auth/auth.service';
+import type { ConnectService } from '../connect/connect.service';
+import type { KeysService } from '../keys/keys.service';
+import { redeemedKeyEmail } from './credit-emails';
 import * as repo from './credits.repo';
 
 export const INSUFFICIENT_CREDITS = 'insufficient_credits';
@@ -197,9 +221,411 @@ export function createCreditLedger({ db }: { db: Db }) {
 }
 export type CreditLedger = ReturnType<typeof createCreditLedger>;
 
-/** The credits module's service (the ledger core; routes and reports build on it). */
-export function createCreditsService(deps: { db: Db }) {
-  const ledger = createCreditLedger(deps);
-  return { ...ledger };
+/** A report that qualifies grants this many credits (§1). */
+export const REPORT_CREDITS = 1;
+/** An account with this many rejected reports can no longer report (§9 "false reports may lead to restrictions"). */
+export const REJECTIONS_BEFORE_RESTRICTION = 3;
+export const REPORTING_RESTRICTED =
+  'Your account can no longer report stores: 3 of your reports were rejected by our team. Contact support if you think this is a mistake.';
+export const REDEEM_PRODUCT_NOT_FOUND = 'This license is no longer available.';
+export const UNSUPPORTED_PRODUCT = 'This product cannot be bought with credits.';
+
+const LICENSE_TIERS: readonly Tier[] = ['REGULAR', 'PRO'];
+
+/** The tier a redeem product mints: grant_type license_level, grant_value REGULAR or PRO in any case; else null. */
+export function licenseTierOf(product: Pick<repo.RedeemProductRow, 'grantType' | 'grantValue'>): Tier | null {
+  if (product.grantType.trim().toLowerCase() !== 'license_level') return null;
+  const value = product.grantValue.trim().toUpperCase();
+  return LICENSE_TIERS.find((tier) => tier === value) ?? null;
+}
+
+export interface CreditsServiceDeps {
+  db: Db;
+  keys: Pick<KeysService, 'mintOwnedKey' | 'connectionsTo' | 'listKeys'>;
+  connect: Pick<ConnectService, 'listUserStores'>;
+  auth: Pick<AuthService, 'loadUser' | 'findByEmail' | 'emailsOf'>;
+  audit: Pick<AuditService, 'record'>;
+  outbox: Pick<Outbox, 'enqueue' | 'flush'>;
+  /** Report submissions per user (a day's allowance). */
+  reportLimit: RateLimiter;
+}
+
+/**
+ * Credits (issue 11): the ledger, buying licenses with credits (debit and mint in one transaction), reporting stores
+ * for a credit, and the staff side (adjustments, redeem products, the report queue).
+ */
+export function createCreditsService(deps: CreditsServiceDeps) {
+  const { db, keys, connect, auth, audit, outbox, reportLimit } = deps;
+  const ledger = createCreditLedger({ db });
+
+  async function balance(userId: number): Promise<CreditsBalance> {
+    const [account, rejected] = await Promise.all([ledger.balanceOf(userId), repo.countRejectedReports(db, userId)]);
+    return { ...account, can_report: rejected < REJECTIONS_BEFORE_RESTRICTION };
+  }
+
+  /** Debit the product's cost and mint its key for the caller, in one transaction; the key is emailed after commit. */
+  async function redeemProduct(userId: number, product: repo.RedeemProductRow) {
+    const tier = licenseTierOf(product);
+    if (!tier) throw badRequest(UNSUPPORTED_PRODUCT, 'unsupported_product');
+    const user = await auth.loadUser(userId);
+    const result = await db.transaction(async (tx) => {
+      const paid = await ledger.debit(tx, {
+        userId,
+        amount: product.costCredits,
+        sourceRef: `redeem:${randomUUID()}`,
+        note: product.name,
+      });
+      const minted = await keys.mintOwnedKey(tx, userId, tier);
+      await repo.insertRedemption(tx, {
+        userId,
+        redeemProductId: product.id,
+        costCredits: product.costCredits,
+        tier,
+        licenseKeyId: minted.id,
+        ledgerId: paid.entry.id,
+      });
+      await audit.record(tx, {
+        actor: { type: 'user', id: userId },
+        action: 'credits.redeemed',
+        object: { type: 'license_key', id: minted.id },
+        customerUserId: userId,
+        data: { redeem_product_id: product.id, tier, cost_credits: product.costCredits, ledger_id: paid.entry.id },
+      });
+      await outbox.enqueue(tx, redeemedKeyEmail({ to: user.email, name: user.name, tier, apiKey: minted.key.api_key }));
+      return { key: minted.key, balance: paid.balance };
+    });
+    void outbox.flush();
+    return result;
+  }
+
+  /** Why each row does or does not qualify (nothing is written). */
+  async function validateReport(userId: number, submitted: string[]): Promise<ReportValidation[]> {
+    const domains = submitted.map(normaliseReportedStore);
+    const valid = domains.filter((domain): domain is string => domain !== null);
+    const matchHosts = [...new Set(valid.flatMap(licenseMatchHosts))];
+    const [reported, ownKeys, ownStores, connections] = await Promise.all([
+      repo.findReportedDomains(db, userId, valid),
+      keys.listKeys(userId),
+      connect.listUserStores(userId),
+      keys.connectionsTo(matchHosts),
+    ]);
+    const own = new Set(
+      [
+        ...ownKeys.flatMap((key) => [key.linked_app_store, key.main_url, key.myshopify, key.secondary_url]),
+        ...ownStores.map((store) => store.myshopify_domain),
+        ...connections.filter((c) => c.ownerId === userId).flatMap((c) => c.hosts),
+      ].flatMap((value) => {
+        const host = value ? normaliseReportedStore(value) : null;
+        return host ? [host] : [];
+      }),
+    );
+    const licensed = new Set(connections.flatMap((c) => c.hosts.flatMap((host) => normaliseReportedStore(host) ?? [])));
+    const seen = new Set<string>();
+    return submitted.map((text, index) => {
+      const domain = domains[index] ?? null;
+      const row = (reason: string): ReportValidation => ({
+        domain: domain ?? text,
+        isValid: reason === REPORT_ROW_REASONS.valid,
+        reason,
+      });
+      if (domain === null) return row(REPORT_ROW_REASONS.invalidDomain);
+      if (seen.has(domain)) return row(REPORT_ROW_REASONS.listedTwice);
+      seen.add(domain);
+      if (reported.has(domain)) return row(REPORT_ROW_REASONS.alreadyReported);
+      const hosts = licenseMatchHosts(domain);
+      if (hosts.some((host) => own.has(host))) return row(REPORT_ROW_REASONS.ownStore);
+      if (hosts.some((host) => licensed.has(host))) return row(REPORT_ROW_REASONS.holdsLicense);
+      return row(REPORT_ROW_REASONS.valid);
+    });
+  }
+
+  async function toStaffReports(rows: repo.StoreReportRow[]): Promise<StaffStoreReport[]> {
+    const ids = rows.map((row) => row.id);
+    const people = rows.flatMap((row) => (row.reviewedBy === null ? [row.userId] : [row.userId, row.reviewedBy]));
+    const [domains, emails, rejected] = await Promise.all([
+      repo.listReportDomains(db, ids),
+      auth.emailsOf(people),
+      repo.countRejectedByUser(db, [...new Set(rows.map((row) => row.userId))]),
+    ]);
+    return rows.map((row) => ({
+      id: row.id,
+      status: row.status,
+      reporter: {
+        id: row.userId,
+        email: emails.get(row.userId) ?? '',
+        rejected_reports: rejected.get(row.userId) ?? 0,
+      },
+      domains: domains
+        .filter((domain) => domain.reportId === row.id)
+        .map((domain) => ({ domain: domain.domain, submitted: domain.submitted })),
+      created_at: row.createdAt.toISOString(),
+      reviewed_at: row.reviewedAt?.toISOString() ?? null,
+      reviewed_by: row.reviewedBy === null ? null : { id: row.reviewedBy, email: emails.get(row.reviewedBy) ?? '' },
+      review_note: row.reviewNote,
+    }));
+  }
+
+  async function decide(
+    staffId: number,
+    id: number,
+    decision: 'approved' | 'rejected',
+    note: string | null,
+  ): Promise<{ report: StaffStoreReport; balance: number; owed: number }> {
+    const result = await db.transaction(async (tx) => {
+      const decided = await repo.decideReport(tx, id, { status: decision, reviewedBy: staffId, note });
+      if (!decided) {
+        if (!(await repo.findReport(tx, id))) throw notFound('Store report not found.', 'report_not_found');
+        throw conflict('This report was already reviewed.', 'report_already_reviewed');
+      }
+      const clawed =
+        decision === 'rejected'
+          ? await ledger.clawback(tx, {
+              userId: decided.userId,
+              amount: REPORT_CREDITS,
+              sourceRef: `report:${id}:clawback`,
+              note: `Store report #${id} rejected`,
+              actorId: staffId,
+            })
+          : null;
+      await audit.record(tx, {
+        actor: { type: 'staff', id: staffId },
+        action: decision === 'rejected' ? 'store_report.rejected' : 'store_report.approved',
+        object: { type: 'store_report', id },
+        customerUserId: decided.userId,
+        reason: note,
+        data: clawed ? { ledger_id: clawed.entry.id, balance: clawed.balance, owed: clawed.owed } : {},
+      });
+      const account = clawed ?? (await ledger.balanceOf(decided.userId, tx));
+      return { row: decided, balance: account.balance, owed: account.owed };
+    });
+    const [report] = await toStaffReports([result.row]);
+    return { report: report!, balance: result.balance, owed: result.owed };
+  }
+
+  return {
+    ...ledger,
+
+    /** §7 the caller's balance, what is owed, and whether they may still report. */
+    balance,
+
+    /** §7 GET /credits/redeem-products: every active product (the dialog keeps the licenses, §5). */
+    async listActiveProducts(): Promise<RedeemProduct[]> {
+      return (await repo.listRedeemProducts(db, { activeOnly: true })).map(toRedeemProduct);
+    },
+
+    /** §7 POST /credits/redeem. */
+    async redeem(userId: number, productId: number): Promise<{ key: Key; balance: number }> {
+      const product = await repo.findActiveRedeemProduct(db, productId);
+      if (!product) throw notFound(REDEEM_PRODUCT_NOT_FOUND, 'redeem_product_not_found');
+      return redeemProduct(userId, product);
+    },
+
+    /** §7 POST /keys/create: the same, with the tier's active license product. */
+    async createKey(userId: number, tier: string): Promise<{ key: Key; balance: number }> {
+      const product = await repo.findActiveLicenseProduct(db, tier);
+      if (!product) throw notFound(REDEEM_PRODUCT_NOT_FOUND, 'redeem_product_not_found');
+      return redeemProduct(userId, product);
+    },
+
+    /**
+     * §7 POST /credits/report-store. All five rows valid: the report and its domains are stored and 1 credit granted,
+     * in one transaction. The unique (user, domain) index decides between the same report sent at once: the losers'
+     * insert fails, and they answer with those rows already reported.
+     */
+    async reportStores(
+      userId: number,
+      submitted: string[],
+    ): Promise<{ ok: boolean; validations: ReportValidation[]; balance: number }> {
+      if ((await repo.countRejectedReports(db, userId)) >= REJECTIONS_BEFORE_RESTRICTION)
+        throw forbidden(REPORTING_RESTRICTED, 'reporting_restricted');
+      reportLimit.hit(`report:${userId}`);
+      if (submitted.length !== STORES_PER_REPORT) throw badRequest('Please enter all 5 store domains.', 'bad_request');
+      const validations = await validateReport(userId, submitted);
+      if (!validations.every((row) => row.isValid)) {
+        return { ok: false, validations, balance: (await ledger.balanceOf(userId)).balance };
+      }
+      try {
+        const granted = await db.transaction(async (tx) => {
+          const report = await repo.insertReport(tx, userId);
+          await repo.insertReportDomains(
+            tx,
+            report.id,
+            userId,
+            submitted.map((text, index) => ({ submitted: text, domain: validations[index]!.domain })),
+          );
+          const credit = await ledger.grant(tx, {
+            userId,
+            kind: 'grant',
+            amount: REPORT_CREDITS,
+            sourceRef: `report:${report.id}`,
+            note: `Store report #${report.id}`,
+          });
+          await audit.record(tx, {
+            actor: { type: 'user', id: userId },
+            action: 'store_report.submitted',
+            object: { type: 'store_report', id: report.id },
+            customerUserId: userId,
+            data: { domains: validations.map((row) => row.domain), ledger_id: credit?.entry.id ?? null },
+          });
+          return credit;
+        });
+        return { ok: true, validations, balance: granted?.balance ?? (await ledger.balanceOf(userId)).balance };
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        // The same stores were reported at the same moment by another request of this user, which won.
+        const again = await validateReport(userId, submitted);
+        const rows = again.every((row) => row.isValid)
+          ? again.map((row) => ({ ...row, isValid: false, reason: REPORT_ROW_REASONS.alreadyReported }))
+          : again;
+        return { ok: false, validations: rows, balance: (await ledger.balanceOf(userId)).balance };
+      }
+    },
+
+    // ---- Staff ----
+
+    /** POST /staff/credits: grant (amount > 0) or remove (amount < 0, never below zero), audited with the note. */
+    async adjust(staffId: number, input: { email: string; amount: number; note: string }) {
+      const customer = await auth.findByEmail(input.email);
+      if (!customer) throw notFound('No account uses that email address.', 'user_not_found');
+      const sourceRef = `staff:${randomUUID()}`;
+      const moved = await db.transaction(async (tx) => {
+        const result =
+          input.amount > 0
+            ? await ledger.grant(tx, {
+                userId: customer.id,
+                kind: 'grant',
+                amount: input.amount,
+                sourceRef,
+                note: input.note,
+                actorId: staffId,
+              })
+            : await ledger.remove(tx, {
+                userId: customer.id,
+                email: customer.email,
+                amount: -input.amount,
+                sourceRef,
+                note: input.note,
+                actorId: staffId,
+              });
+        // A fresh source reference: never used before.
+        if (!result) throw new Error('staff credit adjustment found its source already used');
+        await audit.record(tx, {
+          actor: { type: 'staff', id: staffId },
+          action: input.amount > 0 ? 'credits.granted' : 'credits.removed',
+          object: { type: 'credit_ledger', id: result.entry.id },
+          customerUserId: customer.id,
+          reason: input.note,
+          data: { amount: input.amount, balance: result.balance, owed: result.owed },
+        });
+        return result;
+      });
+      return { user_id: customer.id, balance: moved.balance, owed: moved.owed, entry: toLedgerEntry(moved.entry) };
+    },
+
+    async staffListProducts() {
+      return (await repo.listRedeemProducts(db, { activeOnly: false })).map(toStaffRedeemProduct);
+    },
+
+    async createProduct(staffId: number, values: RedeemProductInput) {
+      return db.transaction(async (tx) => {
+        const row = await repo.insertRedeemProduct(tx, fromProductInput(values));
+        await recordProductChange(tx, staffId, 'redeem_product.created', row);
+        return toStaffRedeemProduct(row);
+      });
+    },
+
+    async updateProduct(staffId: number, id: number, values: RedeemProductInput) {
+      return db.transaction(async (tx) => {
+        const row = await repo.updateRedeemProduct(tx, id, fromProductInput(values));
+        if (!row) throw notFound('Redeem product not found.', 'redeem_product_not_found');
+        await recordProductChange(tx, staffId, 'redeem_product.updated', row);
+        return toStaffRedeemProduct(row);
+      });
+    },
+
+    /** Retires a product: it stays (redemptions refer to it) and is no longer offered. */
+    async retireProduct(staffId: number, id: number): Promise<void> {
+      await db.transaction(async (tx) => {
+        const row = await repo.updateRedeemProduct(tx, id, { active: false });
+        if (!row) throw notFound('Redeem product not found.', 'redeem_product_not_found');
+        await recordProductChange(tx, staffId, 'redeem_product.retired', row);
+      });
+    },
+
+    /** Puts the seeded products in place (by name; existing ones keep what staff made of them). */
+    ensureProducts: (rows: repo.RedeemProductValues[], tx: DbOrTx = db) => repo.insertMissingRedeemProducts(tx, rows),
+
+    async listReports(query: { status?: StoreReportStatus; cursor?: string; limit?: number }) {
+      const limit = query.limit ?? 50;
+      const cursor = query.cursor === undefined ? null : Number(query.cursor);
+      const rows = await repo.listReports(db, {
+        status: query.status ?? null,
+        afterId: query.status ? cursor : null,
+        offset: query.status ? 0 : (cursor ?? 0),
+        limit,
+      });
+      const last = rows.at(-1);
+      const next = rows.length < limit || !last ? null : String(query.status ? last.id : (cursor ?? 0) + rows.length);
+      return { reports: await toStaffReports(rows), next_cursor: next };
+    },
+
+    approveReport: (staffId: number, id: number, note: string | null) => decide(staffId, id, 'approved', note),
+    rejectReport: (staffId: number, id: number, note: string) => decide(staffId, id, 'rejected', note),
+  };
+
+  async function recordProductChange(tx: DbOrTx, staffId: number, action: string, row: repo.RedeemProductRow) {
+    await audit.record(tx, {
+      actor: { type: 'staff', id: staffId },
+      action,
+      object: { type: 'redeem_product', id: row.id },
+      data: {
+        name: row.name,
+        grant_type: row.grantType,
+        grant_value: row.grantValue,
+        cost_credits: row.costCredits,
+        active: row.active,
+      },
+    });
+  }
 }
 export type CreditsService = ReturnType<typeof createCreditsService>;
+
+export interface RedeemProductInput {
+  name: string;
+  description: string;
+  grant_type: string;
+  grant_value: string;
+  cost_credits: number;
+  active?: boolean;
+}
+
+function fromProductInput(input: RedeemProductInput): repo.RedeemProductValues {
+  return {
+    name: input.name,
+    description: input.description,
+    grantType: input.grant_type,
+    grantValue: input.grant_value,
+    costCredits: input.cost_credits,
+    active: input.active ?? true,
+  };
+}
+
+export function toRedeemProduct(row: repo.RedeemProductRow): RedeemProduct {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    grant_type: row.grantType,
+    grant_value: row.grantValue,
+    cost_credits: row.costCredits,
+  };
+}
+
+function toStaffRedeemProduct(row: repo.RedeemProductRow) {
+  return {
+    ...toRedeemProduct(row),
+    active: row.active,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

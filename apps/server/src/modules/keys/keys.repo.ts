@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { DbOrTx } from '../../db/client';
 import { licenseKeys, licenseKeyTierChanges } from '../../db/schema';
@@ -38,6 +38,42 @@ export function insertUnclaimedKeys(db: DbOrTx, tier: Tier, apiKeys: string[]) {
     .values(apiKeys.map((apiKey) => ({ apiKey, tier })))
     .onConflictDoNothing()
     .returning({ apiKey: licenseKeys.apiKey });
+}
+
+/** Inserts a new key already owned by `ownerId` (a license bought with credits); null on a (vanishingly unlikely) duplicate. */
+export function insertOwnedKey(db: DbOrTx, tier: Tier, apiKey: string, ownerId: number) {
+  return db
+    .insert(licenseKeys)
+    .values({ apiKey, tier, ownerId, claimedAt: sql`now()` })
+    .onConflictDoNothing()
+    .returning(KEY_COLUMNS)
+    .then((rows) => rows[0] ?? null);
+}
+
+/**
+ * Keys connected to any of `hosts` (bare hosts): the myshopify column holds the bare host, the website columns the
+ * stored 'https://host' form (older rows may hold the bare host). Equality on each indexed column.
+ */
+export function findKeysConnectedTo(db: DbOrTx, hosts: string[]) {
+  if (hosts.length === 0) return Promise.resolve([]);
+  const forms = hosts.flatMap((host) => [host, `https://${host}`, `http://${host}`]);
+  return db
+    .select({
+      ownerId: licenseKeys.ownerId,
+      linkedAppStore: licenseKeys.linkedAppStore,
+      mainUrl: licenseKeys.mainUrl,
+      myshopify: licenseKeys.myshopify,
+      secondaryUrl: licenseKeys.secondaryUrl,
+    })
+    .from(licenseKeys)
+    .where(
+      or(
+        inArray(licenseKeys.myshopify, hosts),
+        inArray(licenseKeys.linkedAppStore, forms),
+        inArray(licenseKeys.mainUrl, forms),
+        inArray(licenseKeys.secondaryUrl, forms),
+      ),
+    );
 }
 
 /**

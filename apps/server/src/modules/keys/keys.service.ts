@@ -1,5 +1,6 @@
 import { OWNED_KEY_NOT_FOUND, type Key } from '@keyport/shared/contracts/keys';
 import { flagsFromTier, type Tier } from '@keyport/shared/domain/tiers';
+import { stripStoredUrl } from '@keyport/shared/domain/website-domain';
 import type { Db, DbOrTx } from '../../db/client';
 import { conflict, notFound } from '../../http/errors';
 import type { RateLimiter } from '../../http/rate-limit';
@@ -195,6 +196,32 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
     async disconnectKey(ownerId: number, submittedKey: string): Promise<void> {
       const released = await repo.releaseOwnedKey(db, normalizeLicenseKey(submittedKey), ownerId);
       if (!released) throw ownedKeyNotFound();
+    },
+
+    /**
+     * A new key of `tier` owned by `ownerId` from the start (a license bought with credits), inside the caller's
+     * transaction: the debit that paid for it commits with it or not at all.
+     */
+    async mintOwnedKey(tx: DbOrTx, ownerId: number, tier: Tier): Promise<{ id: number; key: Key }> {
+      for (;;) {
+        const row = await repo.insertOwnedKey(tx, tier, generateLicenseKey(), ownerId);
+        if (row) return { id: row.id, key: toKey(row) };
+      }
+    },
+
+    /**
+     * The stores (bare hosts, as the key's columns name them) of the keys connected to any of `hosts`, with each key's
+     * owner (null while unclaimed): the store-report rules "holds a license of ours" and "your own store".
+     */
+    async connectionsTo(hosts: string[], tx: DbOrTx = db): Promise<{ ownerId: number | null; hosts: string[] }[]> {
+      const rows = await repo.findKeysConnectedTo(tx, hosts);
+      return rows.map((row) => ({
+        ownerId: row.ownerId,
+        hosts: [row.linkedAppStore, row.mainUrl, row.myshopify, row.secondaryUrl].flatMap((value) => {
+          const host = stripStoredUrl(value);
+          return host === '' ? [] : [host];
+        }),
+      }));
     },
 
     async mintKeys(tier: Tier, count: number): Promise<string[]> {
