@@ -62,6 +62,7 @@ test.describe('Buy Credits on a desktop', () => {
     await dialog.getByLabel('Card number').fill('4242 4242 4242 4242');
     await dialog.getByLabel('Expiration date (MM / YY)').fill('12 / 34');
     await dialog.getByLabel('CVC').fill('123');
+    await expect(dialog.getByRole('button', { name: 'Pay $50.00' })).toBeEnabled();
     await page.screenshot({ path: path.join(screenshots, 'buy-credits-desktop.png') });
     const closed = page.evaluate(
       () =>
@@ -132,8 +133,8 @@ test.describe('Buy Credits on a phone', () => {
     const token = await apiLogin(request, baseURL!, TEAM);
     const dialog = await openBuyCredits(page, token);
     await choosePack(dialog, '$50.00');
-    await fillBilling(dialog);
     await page.screenshot({ path: path.join(screenshots, 'buy-credits-phone.png') });
+    await fillBilling(dialog);
     const paypal = dialog.getByRole('button', { name: 'Continue to PayPal' });
     await paypal.scrollIntoViewIfNeeded();
     await expect(paypal).toBeInViewport();

@@ -49,10 +49,13 @@ export function CreditPackCards({ packs, selected, onSelect, disabled }: CreditP
               </span>
               <span className="min-w-0 flex-1">
                 <span className="block text-sm font-semibold break-words text-slate-900">{pack.name}</span>
-                <span className="flex items-center gap-1 text-xs text-slate-600">
-                  <Coins aria-hidden="true" className="size-3.5 text-amber-500" />
-                  {creditsLabel(pack.credits)}
-                </span>
+                {/* Staff usually name a pack by its credits ('12 credits'): the count shows once then. */}
+                {pack.name === creditsLabel(pack.credits) ? null : (
+                  <span className="flex items-center gap-1 text-xs text-slate-600">
+                    <Coins aria-hidden="true" className="size-3.5 text-amber-500" />
+                    {creditsLabel(pack.credits)}
+                  </span>
+                )}
               </span>
               <span className="text-base font-semibold text-slate-900 tabular-nums">{pack.price}</span>
             </label>
