@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Coins } from 'lucide-react';
-import { useCallback, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { CreditPack } from '@keyport/shared/contracts/credits';
 import type { OrderQuote } from '@keyport/shared/contracts/payments';
 import { creditsLabel } from '@keyport/shared/domain/credit-packs';
-import { EMPTY_BILLING_FORM, toBillingInput, validateBilling, type BillingForm } from '@keyport/shared/domain/billing';
+import { toBillingInput, validateBilling } from '@keyport/shared/domain/billing';
 import { Alert } from '../../../components/ui/alert';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Skeleton } from '../../../components/ui/skeleton';
@@ -13,9 +13,7 @@ import { useCreditsBalance } from '../api/get-credits-balance';
 import { OrderSummary } from '../components/order-summary';
 import { PaymentColumn, type PaymentState } from '../components/payment-column';
 import { PaypalCheckout } from '../components/paypal-section';
-import { useOrderAmounts } from '../components/use-order-amounts';
-import { useVatVerification } from '../components/use-vat-verification';
-import type { CardFieldChange } from '../payment/card-confirmer';
+import { usePurchaseForm } from '../components/use-purchase-form';
 import { announceCreditsPurchase } from './announce-credits-purchase';
 import { CreditPackCards } from './credit-pack-cards';
 import { CreditsPurchaseSuccess } from './credits-purchase-success';
@@ -40,30 +38,12 @@ export default function BuyCreditsDialog({ onClose, opener }: BuyCreditsDialogPr
   const [chosen, setChosen] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [completed, setCompleted] = useState<{ credits: number; balance: number | null } | null>(null);
-  const [billing, setBilling] = useState<BillingForm>(EMPTY_BILLING_FORM);
-  const [card, setCard] = useState<CardFieldChange>({ complete: false, confirmer: null });
   const [payment, setPayment] = useState<PaymentState>({ status: 'idle' });
-  const onCardChange = useCallback(
-    (change: CardFieldChange) =>
-      setCard((current) =>
-        current.complete === change.complete && current.confirmer === change.confirmer ? current : change,
-      ),
-    [],
-  );
 
   const list = packs.data?.packs ?? [];
   const selected = list.length === 1 ? list[0]! : (list.find((pack) => pack.id === chosen) ?? null);
 
-  const vat = useVatVerification(billing.vat_id, billing.is_business);
-  const verifiedVatId = vat.result.status === 'valid' ? (vat.result.vatNumber ?? billing.vat_id) : null;
-  const amounts = useOrderAmounts(
-    selected && {
-      amountCents: selected.price_cents,
-      country: billing.country,
-      isBusiness: billing.is_business,
-      verifiedVatId,
-    },
-  );
+  const { billing, setBilling, card, onCardChange, vat, amounts } = usePurchaseForm(selected?.price_cents ?? null);
 
   // One payment at a time, even for a double click that lands before the button is disabled.
   const paying = useRef(false);
