@@ -1,9 +1,11 @@
 import { AlertTriangle, Loader2, MousePointerClick, Ticket } from 'lucide-react';
 import type { ReactNode } from 'react';
 
-/** §2 dialog 4's empty states of the payment column. */
+/** §2 dialog 4's empty states of the payment column (and the credits checkout's 'Select a Credit Pack'). */
 export const PANEL_STATES = {
   select: { title: 'Select an Upgrade', text: 'Choose an upgrade on the left to see its price and pay for it.' },
+  /** The credits checkout's: no pack chosen yet. */
+  selectPack: { title: 'Select a Credit Pack', text: 'Choose a pack on the left to see its price and pay for it.' },
   loading: { title: 'Loading Payment', text: 'Getting the secure payment form ready…' },
   token: { title: 'Token Redemption', text: 'Redeem your upgrade token on the left: no payment is needed.' },
   error: { title: 'Payment Error', text: '' },
@@ -11,6 +13,7 @@ export const PANEL_STATES = {
 
 const ICONS = {
   select: <MousePointerClick className="size-8" />,
+  selectPack: <MousePointerClick className="size-8" />,
   loading: <Loader2 className="size-8 animate-spin motion-reduce:animate-none" />,
   token: <Ticket className="size-8" />,
   error: <AlertTriangle className="size-8" />,

@@ -1,6 +1,5 @@
 import { Loader2, Lock } from 'lucide-react';
 import { lazy, Suspense, type ReactNode } from 'react';
-import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
 import { billingComplete, type BillingErrors, type BillingForm } from '@keyport/shared/domain/billing';
 import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
 import { formatUsd } from '@keyport/shared/domain/money';
@@ -23,9 +22,19 @@ export const isSandboxPublishableKey = (key: string) => key.startsWith('pk_sandb
 export type PaymentState =
   { status: 'idle' } | { status: 'processing' } | { status: 'succeeded' } | { status: 'error'; message: string };
 
+/** What is being bought (an upgrade of a key, a credit pack): its provider price id, and what to say without one. */
+export interface PayableChoice {
+  priceId: string | null;
+  /** 'Payment Error' text when `priceId` is null. */
+  missingPriceMessage: string;
+}
+
 interface PaymentColumnProps {
-  selected: UpgradeOption | null;
-  useToken: boolean;
+  selected: PayableChoice | null;
+  /** The upgrade dialog's Use Token box is open: nothing to pay. */
+  useToken?: boolean;
+  /** The empty state while nothing is selected ('Select an Upgrade' unless told otherwise). */
+  selectState?: 'select' | 'selectPack';
   billing: BillingForm;
   onBillingChange: (form: BillingForm) => void;
   billingErrors: BillingErrors;
@@ -47,17 +56,17 @@ function setupError(error: unknown): string {
 }
 
 /**
- * The dialog's right column: an empty state ('Select an Upgrade', 'Loading Payment', 'Token Redemption',
+ * A purchase dialog's right column (upgrade, credit pack): an empty state ('Select an Upgrade', 'Loading Payment', 'Token Redemption',
  * 'Payment Error'), or the billing form, the card field and the pay button. §4: the form shows only once the payment
  * provider's configuration loaded; the pay button stays disabled until billing and card are complete.
  */
 export function PaymentColumn(props: PaymentColumnProps) {
-  const { selected, useToken, billing, card, payment } = props;
+  const { selected, useToken = false, selectState = 'select', billing, card, payment } = props;
   const config = useStripeConfig();
 
   if (useToken) return <PanelState kind="token" />;
-  if (!selected) return <PanelState kind="select" />;
-  if (!selected.priceId) return <PanelState kind="error" message={CARD_PAYMENT_MESSAGES.noPriceId(selected.to)} />;
+  if (!selected) return <PanelState kind={selectState} />;
+  if (!selected.priceId) return <PanelState kind="error" message={selected.missingPriceMessage} />;
   if (config.isPending) return <PanelState kind="loading" />;
   if (config.isError) return <PanelState kind="error" message={setupError(config.error)} />;
   const publishableKey = config.data.publishableKey;

@@ -6,7 +6,13 @@ import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
 import { billingComplete, toBillingInput, type BillingForm } from '@keyport/shared/domain/billing';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { usePaypalConfig } from '../api/get-paypal-config';
-import { capturePaypal, goToPaypalApproval, startPaypalOrder, WALLET_MESSAGES } from '../payment/pay-with-paypal';
+import {
+  capturePaypal,
+  goToPaypalApproval,
+  startPaypalOrder,
+  WALLET_MESSAGES,
+  type StartedPaypalOrder,
+} from '../payment/pay-with-paypal';
 import { WalletError } from './wallet-error';
 
 // PayPal's SDK and its React wrapper load only with a real client id.
@@ -15,10 +21,10 @@ const PaypalButtons = lazy(() => import('./paypal-buttons'));
 /** §5: the wallet buttons appear only when every billing field is filled. */
 export const PAYPAL_NEEDS_BILLING = 'Please fill in all billing information above to use PayPal';
 
-interface PaypalSectionProps {
-  option: UpgradeOption;
-  licenseKey: Key;
+interface PaypalCheckoutProps {
   billing: BillingForm;
+  /** Creates the pending order and its PayPal order for what is being bought (an upgrade, a credit pack). */
+  startOrder: () => Promise<StartedPaypalOrder>;
   /** Another payment is in progress. */
   disabled: boolean;
   onBusyChange: (busy: boolean) => void;
@@ -28,13 +34,29 @@ interface PaypalSectionProps {
   onPaid: (outcome: { order: OrderQuote; key: Key | null }) => void;
 }
 
+interface PaypalSectionProps extends Omit<PaypalCheckoutProps, 'startOrder'> {
+  option: UpgradeOption;
+  licenseKey: Key;
+}
+
+/** The upgrade dialog's "or pay with PayPal": a PayPal order for the chosen upgrade of this key. */
+export function PaypalSection({ option, licenseKey, ...props }: PaypalSectionProps) {
+  const { billing } = props;
+  return (
+    <PaypalCheckout
+      {...props}
+      startOrder={() => startPaypalOrder({ option, licenseKey, billing: toBillingInput(billing) })}
+    />
+  );
+}
+
 /**
  * "or pay with PayPal", under the card payment. With a client id, PayPal's Buttons (capture in a PayPal window, then
  * our capture-order); with the offline sandbox, a PayPal button that creates the order and goes to the portal's
  * approval page, which returns to the dashboard (see use-paypal-return.ts). Errors in a yellow line (§8).
  */
-export function PaypalSection(props: PaypalSectionProps) {
-  const { option, licenseKey, billing, disabled, onBusyChange, onStart, onPaid } = props;
+export function PaypalCheckout(props: PaypalCheckoutProps) {
+  const { billing, startOrder, disabled, onBusyChange, onStart, onPaid } = props;
   const config = usePaypalConfig();
   const [message, setMessage] = useState<string | null>(null);
   const [redirecting, setRedirecting] = useState(false);
@@ -48,7 +70,7 @@ export function PaypalSection(props: PaypalSectionProps) {
     setMessage(null);
     onStart?.();
     explained.current = false;
-    const started = await startPaypalOrder({ option, licenseKey, billing: toBillingInput(billing) });
+    const started = await startOrder();
     if (!started.ok) {
       explained.current = true;
       setMessage(started.message);
@@ -75,7 +97,7 @@ export function PaypalSection(props: PaypalSectionProps) {
     setRedirecting(true);
     onStart?.();
     onBusyChange(true);
-    const started = await startPaypalOrder({ option, licenseKey, billing: toBillingInput(billing) });
+    const started = await startOrder();
     if (started.ok && goToPaypalApproval(started.approveUrl)) return; // the page is leaving: stay busy
     onBusyChange(false);
     setRedirecting(false);

@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { KeyRound, PartyPopper } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Key } from '@keyport/shared/contracts/keys';
 import type { OrderQuote } from '@keyport/shared/contracts/payments';
 import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
-import { EMPTY_BILLING_FORM, toBillingInput, validateBilling, type BillingForm } from '@keyport/shared/domain/billing';
+import { toBillingInput, validateBilling } from '@keyport/shared/domain/billing';
+import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
 import { deriveStoreCard } from '@keyport/shared/domain/store-card';
 import { tierFromFlags } from '@keyport/shared/domain/tiers';
 import { dashboardPickerSlug, UPGRADE_PATH_TIERS, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
@@ -15,7 +16,6 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { TIER_STYLES } from '../../../components/ui/tier-style';
 import { STORAGE_KEYS } from '../../../lib/storage-keys';
 import { useUpgradeOptions } from '../api/get-upgrade-options';
-import type { CardFieldChange } from '../payment/card-confirmer';
 import { payForUpgrade } from '../payment/pay-for-upgrade';
 import { OrderSummary } from './order-summary';
 import { PaymentColumn, type PaymentState } from './payment-column';
@@ -23,8 +23,7 @@ import { PaypalSection } from './paypal-section';
 import { TokenRedeemBox } from './token-redeem-box';
 import { UpgradeOptionCards } from './upgrade-option-cards';
 import { UpgradeSuccess } from './upgrade-success';
-import { useOrderAmounts } from './use-order-amounts';
-import { useVatVerification } from './use-vat-verification';
+import { usePurchaseForm } from './use-purchase-form';
 import { queryKeys } from '../../../lib/query-keys';
 import { ANALYTICS_EVENT_IDS, track } from '../../../lib/analytics';
 import {
@@ -66,33 +65,15 @@ export default function UpgradeDialog({
   const [useToken, setUseToken] = useState(false);
   const [busy, setBusy] = useState(false);
   const [completed, setCompleted] = useState<UpgradePath | null>(null);
-  const [billing, setBilling] = useState<BillingForm>(EMPTY_BILLING_FORM);
-  const [card, setCard] = useState<CardFieldChange>({ complete: false, confirmer: null });
   const [payment, setPayment] = useState<PaymentState>({ status: 'idle' });
   const queryClient = useQueryClient();
-  const onCardChange = useCallback(
-    (change: CardFieldChange) =>
-      setCard((current) =>
-        current.complete === change.complete && current.confirmer === change.confirmer ? current : change,
-      ),
-    [],
-  );
 
   const current = options.data?.key ?? licenseKey;
   const tier = tierFromFlags(current);
   const list = options.data?.options ?? [];
   const selected = list.length === 1 ? list[0]! : (list.find((option) => option.path === chosen) ?? null);
 
-  const vat = useVatVerification(billing.vat_id, billing.is_business);
-  const verifiedVatId = vat.result.status === 'valid' ? (vat.result.vatNumber ?? billing.vat_id) : null;
-  const amounts = useOrderAmounts(
-    selected && {
-      amountCents: selected.price_cents,
-      country: billing.country,
-      isBusiness: billing.is_business,
-      verifiedVatId,
-    },
-  );
+  const { billing, setBilling, card, onCardChange, vat, amounts } = usePurchaseForm(selected?.price_cents ?? null);
   const billingErrors = validateBilling(billing);
 
   // Analytics (fire-and-forget, never awaited): Viewed Upgrade Options once the options are shown.
@@ -243,7 +224,12 @@ export default function UpgradeDialog({
               />
             </div>
             <PaymentColumn
-              selected={selected}
+              selected={
+                selected && {
+                  priceId: selected.priceId,
+                  missingPriceMessage: CARD_PAYMENT_MESSAGES.noPriceId(selected.to),
+                }
+              }
               useToken={useToken}
               billing={billing}
               onBillingChange={(next) => {

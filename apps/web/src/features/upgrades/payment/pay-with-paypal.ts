@@ -37,11 +37,11 @@ export async function startPaypalOrder(input: {
   billing: BillingInput;
 }): Promise<StartedPaypalOrder> {
   const { option, licenseKey, billing } = input;
-  if (!option.priceId) return { ok: false, message: WALLET_MESSAGES.noPrice };
-  let created;
-  try {
-    created = await createPaypalOrder({
-      price_id: option.priceId,
+  const priceId = option.priceId;
+  if (!priceId) return { ok: false, message: WALLET_MESSAGES.noPrice };
+  return startPaypalCheckout(() =>
+    createPaypalOrder({
+      price_id: priceId,
       theme_type: option.to,
       key: licenseKey.api_key,
       country_code: billing.address.country,
@@ -52,7 +52,20 @@ export async function startPaypalOrder(input: {
       is_business: billing.is_business,
       billing_address: billing.address,
       metadata: upgradeMetadata(licenseKey, option, billing),
-    });
+    }),
+  );
+}
+
+/**
+ * Any purchase's PayPal start (an upgrade's or a credit pack's create-order route): the order id and where the
+ * person approves it, or one of §8's wallet texts.
+ */
+export async function startPaypalCheckout(
+  createOrder: () => Promise<{ order: { id: string }; approve_url: string }>,
+): Promise<StartedPaypalOrder> {
+  let created;
+  try {
+    created = await createOrder();
   } catch (error) {
     return { ok: false, message: serverMessage(error) ?? WALLET_MESSAGES.createFailed };
   }

@@ -78,9 +78,11 @@ export function vatAnswer(body: {
 
 export const ORDER = {
   id: 41,
+  kind: 'upgrade' as const,
   status: 'pending' as const,
   from: 'LITE' as const,
   to: 'REGULAR' as const,
+  credits: null,
   currency: 'usd' as const,
   base_amount: 12000,
   vat_amount: 2280,
