@@ -22,6 +22,7 @@ import {
 } from '../test/fake-api';
 import UpgradeDialog from './upgrade-dialog';
 import { queryKeys } from '../../../lib/query-keys';
+import { fill, fillBilling, fillCard, panelState, summary } from '../test/purchase-form';
 
 const loadStripe = vi.hoisted(() => vi.fn());
 vi.mock('@stripe/stripe-js/pure', () => ({ loadStripe }));
@@ -63,33 +64,6 @@ function renderDialog(licenseKey: Key = LITE_KEY) {
     </QueryClientProvider>,
   );
   return { onClose, client, user, dialog: () => screen.getByRole('dialog', { name: 'Upgrade License' }) };
-}
-
-const panelState = () => screen.getByTestId('payment-panel-state');
-const summary = () => screen.getByTestId('order-summary');
-
-type User = ReturnType<typeof userEvent.setup>;
-
-/** Focuses a field and pastes into it (one input event: quicker than typing each character). */
-async function fill(user: User, label: string | RegExp, text: string) {
-  await user.click(screen.getByLabelText(label));
-  await user.paste(text);
-}
-
-async function fillBilling(user: User, country = 'DE') {
-  await fill(user, 'Full name', 'Erika Mustermann');
-  await fill(user, 'Email', 'erika@example.com');
-  await fill(user, 'Address line 1', 'Unter den Linden 1');
-  await fill(user, 'City', 'Berlin');
-  await fill(user, 'Postal code', '10117');
-  await waitFor(() => expect(screen.getByLabelText('Country')).toBeEnabled());
-  await user.selectOptions(screen.getByLabelText('Country'), country);
-}
-
-async function fillCard(user: User, number = '4242424242424242') {
-  await fill(user, 'Card number', number);
-  await fill(user, 'Expiration date (MM / YY)', '1234');
-  await fill(user, 'CVC', '123');
 }
 
 describe('Upgrade License dialog: options, summary and empty states (§2 dialog 4)', () => {

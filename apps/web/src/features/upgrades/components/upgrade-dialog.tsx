@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Key } from '@keyport/shared/contracts/keys';
 import type { OrderQuote } from '@keyport/shared/contracts/payments';
 import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
-import { toBillingInput, validateBilling } from '@keyport/shared/domain/billing';
+import { toBillingInput } from '@keyport/shared/domain/billing';
 import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
 import { deriveStoreCard } from '@keyport/shared/domain/store-card';
 import { tierFromFlags } from '@keyport/shared/domain/tiers';
@@ -18,7 +18,7 @@ import { STORAGE_KEYS } from '../../../lib/storage-keys';
 import { useUpgradeOptions } from '../api/get-upgrade-options';
 import { payForUpgrade } from '../payment/pay-for-upgrade';
 import { OrderSummary } from './order-summary';
-import { PaymentColumn, type PaymentState } from './payment-column';
+import { PaymentColumn } from './payment-column';
 import { PaypalSection } from './paypal-section';
 import { TokenRedeemBox } from './token-redeem-box';
 import { UpgradeOptionCards } from './upgrade-option-cards';
@@ -65,7 +65,6 @@ export default function UpgradeDialog({
   const [useToken, setUseToken] = useState(false);
   const [busy, setBusy] = useState(false);
   const [completed, setCompleted] = useState<UpgradePath | null>(null);
-  const [payment, setPayment] = useState<PaymentState>({ status: 'idle' });
   const queryClient = useQueryClient();
 
   const current = options.data?.key ?? licenseKey;
@@ -73,8 +72,7 @@ export default function UpgradeDialog({
   const list = options.data?.options ?? [];
   const selected = list.length === 1 ? list[0]! : (list.find((option) => option.path === chosen) ?? null);
 
-  const { billing, setBilling, card, onCardChange, vat, amounts } = usePurchaseForm(selected?.price_cents ?? null);
-  const billingErrors = validateBilling(billing);
+  const { billing, card, amounts, setPayment, columnProps } = usePurchaseForm(selected?.price_cents ?? null);
 
   // Analytics (fire-and-forget, never awaited): Viewed Upgrade Options once the options are shown.
   const viewed = useRef(false);
@@ -231,19 +229,7 @@ export default function UpgradeDialog({
                 }
               }
               useToken={useToken}
-              billing={billing}
-              onBillingChange={(next) => {
-                setBilling(next);
-                if (payment.status === 'error') setPayment({ status: 'idle' });
-              }}
-              billingErrors={billingErrors}
-              vatCheck={vat.result}
-              onVerifyVat={vat.verifyNow}
-              card={card}
-              onCardChange={onCardChange}
-              totalCents={amounts?.totalCents ?? null}
-              payment={payment}
-              onPay={() => void pay()}
+              {...columnProps(() => void pay())}
               wallet={
                 selected ? (
                   <PaypalSection

@@ -1,15 +1,18 @@
 import { useCallback, useState } from 'react';
-import { EMPTY_BILLING_FORM, type BillingForm } from '@keyport/shared/domain/billing';
+import { EMPTY_BILLING_FORM, validateBilling, type BillingForm } from '@keyport/shared/domain/billing';
 import type { CardFieldChange } from '../payment/card-confirmer';
+import type { PaymentState } from './payment-column';
 import { useOrderAmounts } from './use-order-amounts';
 import { useVatVerification } from './use-vat-verification';
 
 /**
  * What every purchase dialog (upgrade, credit pack) holds for its payment: the billing form, the card field's state,
- * the VAT ID check, and the order amounts for the chosen price (null while nothing is chosen).
+ * the VAT ID check, the order amounts for the chosen price (null while nothing is chosen) and the payment's state.
+ * `columnProps(onPay)` are the `PaymentColumn` props both dialogs share (editing the billing clears a payment error).
  */
 export function usePurchaseForm(amountCents: number | null) {
   const [billing, setBilling] = useState<BillingForm>(EMPTY_BILLING_FORM);
+  const [payment, setPayment] = useState<PaymentState>({ status: 'idle' });
   const [card, setCard] = useState<CardFieldChange>({ complete: false, confirmer: null });
   const onCardChange = useCallback(
     (change: CardFieldChange) =>
@@ -25,5 +28,21 @@ export function usePurchaseForm(amountCents: number | null) {
       ? null
       : { amountCents, country: billing.country, isBusiness: billing.is_business, verifiedVatId },
   );
-  return { billing, setBilling, card, onCardChange, vat, amounts };
+  const billingErrors = validateBilling(billing);
+  const columnProps = (onPay: () => void) => ({
+    billing,
+    onBillingChange: (next: BillingForm) => {
+      setBilling(next);
+      if (payment.status === 'error') setPayment({ status: 'idle' });
+    },
+    billingErrors,
+    vatCheck: vat.result,
+    onVerifyVat: vat.verifyNow,
+    card,
+    onCardChange,
+    totalCents: amounts?.totalCents ?? null,
+    payment,
+    onPay,
+  });
+  return { billing, setBilling, card, onCardChange, vat, amounts, payment, setPayment, billingErrors, columnProps };
 }

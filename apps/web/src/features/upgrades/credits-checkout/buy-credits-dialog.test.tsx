@@ -8,6 +8,7 @@ import { queryKeys } from '../../../lib/query-keys';
 import type * as PayWithPaypal from '../payment/pay-with-paypal';
 import { COUNTRIES, fakeApi, json, ORDER, vatAnswer, type Call } from '../test/fake-api';
 import BuyCreditsDialog from './buy-credits-dialog';
+import { fillBilling, fillCard, panelState, summary } from '../test/purchase-form';
 
 const loadStripe = vi.hoisted(() => vi.fn());
 vi.mock('@stripe/stripe-js/pure', () => ({ loadStripe }));
@@ -71,31 +72,6 @@ function renderDialog() {
     </QueryClientProvider>,
   );
   return { onClose, client, invalidate, user, dialog: () => screen.getByRole('dialog', { name: 'Buy Credits' }) };
-}
-
-type User = ReturnType<typeof userEvent.setup>;
-const panelState = () => screen.getByTestId('payment-panel-state');
-const summary = () => screen.getByTestId('order-summary');
-
-async function fill(user: User, label: string | RegExp, text: string) {
-  await user.click(screen.getByLabelText(label));
-  await user.paste(text);
-}
-
-async function fillBilling(user: User, country = 'DE') {
-  await fill(user, 'Full name', 'Erika Mustermann');
-  await fill(user, 'Email', 'erika@example.com');
-  await fill(user, 'Address line 1', 'Unter den Linden 1');
-  await fill(user, 'City', 'Berlin');
-  await fill(user, 'Postal code', '10117');
-  await waitFor(() => expect(screen.getByLabelText('Country')).toBeEnabled());
-  await user.selectOptions(screen.getByLabelText('Country'), country);
-}
-
-async function fillCard(user: User, number = '4242424242424242') {
-  await fill(user, 'Card number', number);
-  await fill(user, 'Expiration date (MM / YY)', '1234');
-  await fill(user, 'CVC', '123');
 }
 
 const PACK_ORDER = { ...ORDER, kind: 'credit_pack' as const, from: null, to: null, credits: 20, base_amount: 18000 };

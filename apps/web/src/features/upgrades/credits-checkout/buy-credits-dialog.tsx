@@ -4,14 +4,14 @@ import { useRef, useState } from 'react';
 import type { CreditPack } from '@keyport/shared/contracts/credits';
 import type { OrderQuote } from '@keyport/shared/contracts/payments';
 import { creditsLabel } from '@keyport/shared/domain/credit-packs';
-import { toBillingInput, validateBilling } from '@keyport/shared/domain/billing';
+import { toBillingInput } from '@keyport/shared/domain/billing';
 import { Alert } from '../../../components/ui/alert';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useCreditPacks } from '../api/get-credit-packs';
 import { useCreditsBalance } from '../api/get-credits-balance';
 import { OrderSummary } from '../components/order-summary';
-import { PaymentColumn, type PaymentState } from '../components/payment-column';
+import { PaymentColumn } from '../components/payment-column';
 import { PaypalCheckout } from '../components/paypal-section';
 import { usePurchaseForm } from '../components/use-purchase-form';
 import { announceCreditsPurchase } from './announce-credits-purchase';
@@ -38,12 +38,11 @@ export default function BuyCreditsDialog({ onClose, opener }: BuyCreditsDialogPr
   const [chosen, setChosen] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [completed, setCompleted] = useState<{ credits: number; balance: number | null } | null>(null);
-  const [payment, setPayment] = useState<PaymentState>({ status: 'idle' });
 
   const list = packs.data?.packs ?? [];
   const selected = list.length === 1 ? list[0]! : (list.find((pack) => pack.id === chosen) ?? null);
 
-  const { billing, setBilling, card, onCardChange, vat, amounts } = usePurchaseForm(selected?.price_cents ?? null);
+  const { billing, card, amounts, payment, setPayment, columnProps } = usePurchaseForm(selected?.price_cents ?? null);
 
   // One payment at a time, even for a double click that lands before the button is disabled.
   const paying = useRef(false);
@@ -117,19 +116,7 @@ export default function BuyCreditsDialog({ onClose, opener }: BuyCreditsDialogPr
                 selected && { priceId: selected.priceId, missingPriceMessage: CREDITS_CHECKOUT_MESSAGES.noPackPrice }
               }
               selectState="selectPack"
-              billing={billing}
-              onBillingChange={(next) => {
-                setBilling(next);
-                if (payment.status === 'error') setPayment({ status: 'idle' });
-              }}
-              billingErrors={validateBilling(billing)}
-              vatCheck={vat.result}
-              onVerifyVat={vat.verifyNow}
-              card={card}
-              onCardChange={onCardChange}
-              totalCents={amounts?.totalCents ?? null}
-              payment={payment}
-              onPay={() => void pay()}
+              {...columnProps(() => void pay())}
               wallet={
                 selected ? (
                   <PaypalCheckout
