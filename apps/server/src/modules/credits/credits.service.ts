@@ -1,3 +1,4 @@
+import { creditsLabel } from '@keyport/shared/domain/credit-packs';
 import { randomUUID } from 'node:crypto';
 import type { CreditLedgerEntry, CreditsBalance, RedeemProduct } from '@keyport/shared/contracts/credits';
 import type { Key } from '@keyport/shared/contracts/keys';
@@ -15,11 +16,6 @@ import * as repo from './credits.repo';
 import { createStoreReports } from './store-reports.service';
 
 export const INSUFFICIENT_CREDITS = 'insufficient_credits';
-
-/** "1 credit", "2 credits". */
-export function creditCount(n: number): string {
-  return `${n} credit${n === 1 ? '' : 's'}`;
-}
 
 /** A movement's result: the account after it and its ledger row. */
 export interface CreditMovement {
@@ -80,9 +76,9 @@ export function insufficientCredits(message: string) {
 /** The refusal of a spend the account cannot cover: what is owed first, then the shortfall. */
 export function insufficientMessage(account: repo.AccountState, amount: number, item = 'this license'): string {
   if (account.owed > 0) {
-    return `Insufficient credits: your account owes ${creditCount(account.owed)} from a rejected store report. Earn or buy credits to repay it first.`;
+    return `Insufficient credits: your account owes ${creditsLabel(account.owed)} from a rejected store report. Earn or buy credits to repay it first.`;
   }
-  return `Insufficient credits: ${item} costs ${creditCount(amount)} and you have ${account.balance}.`;
+  return `Insufficient credits: ${item} costs ${creditsLabel(amount)} and you have ${account.balance}.`;
 }
 
 export function toLedgerEntry(row: repo.CreditLedgerRow): CreditLedgerEntry {
