@@ -2,6 +2,14 @@ import { z } from 'zod/mini';
 import { TIERS } from '../domain/tiers';
 import { defineContract } from './define';
 
+/**
+ * Issue 12: every staff write asks for a reason, recorded in the audit log with the actor. Add `reason: StaffReason`
+ * to a staff write's body (or multipart field) and pass it to `AuditService.record({ reason })`.
+ */
+export const StaffReasonSchema = z
+  .string()
+  .check(z.trim(), z.minLength(3, 'Give a reason (at least 3 characters)'), z.maxLength(500, 'At most 500 characters'));
+
 export const mintKeys = defineContract({
   operationId: 'mintKeys',
   method: 'POST',
