@@ -36,7 +36,7 @@ const COLUMNS: Column<AuditEntry>[] = [
     header: 'Who',
     cell: (entry) => (
       <>
-        <span className="block font-medium break-all">{who(entry)}</span>
+        <span className="block font-medium break-words">{who(entry)}</span>
         <span className="text-xs text-slate-600">{entry.actor_type}</span>
       </>
     ),
@@ -55,7 +55,7 @@ const COLUMNS: Column<AuditEntry>[] = [
       entry.customer_user_id === null ? (
         <span className="text-slate-500">—</span>
       ) : (
-        <span className="break-all">{entry.customer_email ?? `#${entry.customer_user_id}`}</span>
+        <span className="break-words">{entry.customer_email ?? `#${entry.customer_user_id}`}</span>
       ),
   },
   {

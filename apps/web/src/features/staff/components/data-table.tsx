@@ -105,7 +105,7 @@ export function DataTable<Row, F extends string>({
         tabIndex={0}
         className="overflow-x-auto rounded-xl border border-slate-200 bg-white focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none"
       >
-        <table className="w-full border-collapse text-left" aria-busy={isPending || undefined}>
+        <table className="w-full min-w-[44rem] border-collapse text-left" aria-busy={isPending || undefined}>
           <caption className="sr-only">{caption}</caption>
           <thead className="bg-slate-50">
             <tr>

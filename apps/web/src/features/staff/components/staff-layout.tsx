@@ -1,6 +1,7 @@
 import { ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
+import { SkipLink } from '../../../components/ui/skip-link';
 import { cn } from '../../../lib/cn';
 import { paths } from '../../../lib/paths';
 import type { StaffPage } from '../pages';
@@ -30,12 +31,7 @@ export function StaffLayout({
   const navPages = pages.filter((entry) => entry.label);
   return (
     <div className="min-h-dvh bg-slate-50">
-      <a
-        href="#staff-main"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-      >
-        Skip to content
-      </a>
+      <SkipLink target="staff-main" />
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
         <div className="flex h-14 items-center justify-between gap-3 px-4 sm:px-6">
           <Link to={staffPaths.home} className="flex items-center gap-2 font-semibold text-brand-700">

@@ -46,7 +46,7 @@ export function TableFilters<F extends string>({
       role="search"
       aria-label={label}
       onSubmit={apply}
-      className="mb-4 grid items-end gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-[repeat(auto-fit,minmax(10rem,1fr))_auto]"
+      className="mb-4 grid items-end gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6"
     >
       {fields.map((field) =>
         field.options ? (
