@@ -1,5 +1,6 @@
 import { KeyRound } from 'lucide-react';
 import { Link, Outlet } from 'react-router';
+import { SkipLink } from '../components/ui/skip-link';
 import { SettingsDialogProvider } from '../features/account/components/settings-dialog-provider';
 import { UserMenu } from '../features/account/components/user-menu';
 import { CreditsDialogsHost } from '../features/credits/components/credits-dialogs-host';
@@ -20,12 +21,7 @@ export function AppShell() {
       <SettingsDialogProvider>
         <ActiveOnSite />
         <div className="min-h-dvh">
-          <a
-            href="#main"
-            className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-          >
-            Skip to content
-          </a>
+          <SkipLink target="main" />
           <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
             <div className="mx-auto flex h-14 max-w-screen-2xl items-center justify-between px-4 sm:px-6">
               <Link to={paths.myKeys} className="flex items-center gap-2 font-semibold text-brand-700">
