@@ -110,7 +110,11 @@ describe('POST /staff/keys', () => {
       expect(response.statusCode).toBe(403);
       expect(response.json().error).toBeTypeOf('string');
     }
-    const anonymous = await t.app.inject({ method: 'POST', url: '/staff/keys', payload: { tier: 'LITE', count: 1, reason: 'nope' } });
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/staff/keys',
+      payload: { tier: 'LITE', count: 1, reason: 'nope' },
+    });
     expect(anonymous.statusCode).toBe(401);
   });
 

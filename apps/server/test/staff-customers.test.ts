@@ -147,13 +147,21 @@ describe('GET /staff/customers (search)', () => {
     });
     expect(grant.statusCode, grant.body).toBe(200);
     const [found] = (await search(`counted-${people}@`)).customers;
-    expect(found).toMatchObject({ id, email: `counted-${people}@example.com`, keys: 2, credits_balance: 7, role: null });
+    expect(found).toMatchObject({
+      id,
+      email: `counted-${people}@example.com`,
+      keys: 2,
+      credits_balance: 7,
+      role: null,
+    });
   });
 
   it('pages with a stable keyset cursor: every match once, in id order, new accounts at the end', async () => {
     const inserted = await t.db
       .insert(users)
-      .values(Array.from({ length: 120 }, (_, i) => ({ email: `paged-${i}@example.com`, name: 'P', passwordHash: 'x' })))
+      .values(
+        Array.from({ length: 120 }, (_, i) => ({ email: `paged-${i}@example.com`, name: 'P', passwordHash: 'x' })),
+      )
       .returning({ id: users.id });
     const seen: number[] = [];
     let cursor: string | undefined;
@@ -296,9 +304,12 @@ describe('staff actions: a reason each, one audit row each', () => {
     for (const key of body.keys) expect(mails.some((mail) => mail.body.includes(key.api_key))).toBe(true);
     // The customer sees them on their dashboard.
     const dashboard = await call('GET', '/keys/', customer.token);
-    expect(dashboard.json<{ api_key: string }[]>().map((key) => key.api_key).sort()).toEqual(
-      body.keys.map((key) => key.api_key).sort(),
-    );
+    expect(
+      dashboard
+        .json<{ api_key: string }[]>()
+        .map((key) => key.api_key)
+        .sort(),
+    ).toEqual(body.keys.map((key) => key.api_key).sort());
   });
 
   it('refuses a mint without a reason, for nobody, or too many: nothing written', async () => {

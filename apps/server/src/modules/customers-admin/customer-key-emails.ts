@@ -15,7 +15,15 @@ export function mintedKeyEmail(input: KeyEmailInput): EmailMessage {
   return {
     to: input.to,
     subject: `Your new Keyport ${input.tier} license`,
-    text: [`Hello ${input.name},`, '', `Our team added a ${input.tier} license to your account. Your license key:`, '', input.apiKey, '', connectHint].join('\n'),
+    text: [
+      `Hello ${input.name},`,
+      '',
+      `Our team added a ${input.tier} license to your account. Your license key:`,
+      '',
+      input.apiKey,
+      '',
+      connectHint,
+    ].join('\n'),
   };
 }
 
@@ -24,6 +32,14 @@ export function keyReminderEmail(input: KeyEmailInput): EmailMessage {
   return {
     to: input.to,
     subject: `Your Keyport ${input.tier} license key`,
-    text: [`Hello ${input.name},`, '', `As requested, here is your ${input.tier} license key:`, '', input.apiKey, '', connectHint].join('\n'),
+    text: [
+      `Hello ${input.name},`,
+      '',
+      `As requested, here is your ${input.tier} license key:`,
+      '',
+      input.apiKey,
+      '',
+      connectHint,
+    ].join('\n'),
   };
 }

@@ -1,8 +1,4 @@
-import type {
-  StaffCustomer,
-  StaffCustomerKey,
-  StaffCustomerSummary,
-} from '@keyport/shared/contracts/staff-customers';
+import type { StaffCustomer, StaffCustomerKey, StaffCustomerSummary } from '@keyport/shared/contracts/staff-customers';
 import { STAFF_CUSTOMERS_PAGE_SIZE } from '@keyport/shared/contracts/staff-customers';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { Db } from '../../db/client';
