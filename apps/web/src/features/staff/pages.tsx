@@ -1,5 +1,7 @@
 import type { LucideIcon } from 'lucide-react';
+import { Users } from 'lucide-react';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { staffPaths } from './staff-paths';
 
 /** One page of the staff console: its path, its nav label and icon, and its code (a lazy chunk of its own). */
 export interface StaffPage {
@@ -31,6 +33,13 @@ export const staffPages: StaffPage[] = [
   // Updates feed (staff-shell)
 
   // Customers + customer detail (staff-customers)
+  {
+    path: staffPaths.customers,
+    label: 'Customers',
+    icon: Users,
+    component: page(() => import('./customers/customers-page'), 'CustomersPage'),
+  },
+  { path: '/staff/customers/:id', component: page(() => import('./customers/customer-page'), 'CustomerPage') },
 
   // Orders (staff-money)
 
