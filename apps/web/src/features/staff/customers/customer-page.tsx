@@ -13,7 +13,7 @@ import { StaffPageHeader } from '../components/staff-layout';
 import { staffPaths } from '../staff-paths';
 import { useCustomer } from './api/get-customer';
 import { AdjustCreditsAction } from './components/adjust-credits-action';
-import { DetailSection, DetailTable, type DetailColumn } from './components/detail-table';
+import { DetailSection, type DetailColumn } from './components/detail-table';
 import { KeyActions } from './components/key-actions';
 import { MintKeysAction } from './components/mint-keys-action';
 
@@ -39,6 +39,10 @@ function keyColumns(customer: StaffCustomer['customer']): DetailColumn<StaffCust
     },
   ];
 }
+
+const storeColumns: DetailColumn<StaffCustomer['stores'][number]>[] = [
+  { header: 'myshopify domain', cell: (store) => store.myshopify_domain },
+];
 
 const orderColumns: DetailColumn<StaffCustomerOrder>[] = [
   { header: 'Order', cell: (order) => `#${order.id}` },
@@ -134,73 +138,62 @@ export function CustomerPage() {
           }
         />
       </div>
-      <DetailSection id="customer-keys" title={`Keys (${data.keys.length})`}>
-        <DetailTable
-          caption="Keys"
-          columns={keyColumns(customer)}
-          rows={data.keys}
-          rowKey={(key) => key.id}
-          emptyText="No keys."
-        />
-      </DetailSection>
-      <DetailSection id="customer-stores" title="Stores">
-        <DetailTable
-          caption="Stores"
-          columns={[{ header: 'myshopify domain', cell: (store) => store.myshopify_domain }]}
-          rows={data.stores}
-          rowKey={(store) => store.id}
-          emptyText="No stores connected through the app."
-        />
-      </DetailSection>
-      <DetailSection id="customer-orders" title="Orders">
-        <DetailTable
-          caption="Orders"
-          columns={orderColumns}
-          rows={data.orders}
-          rowKey={(order) => order.id}
-          emptyText="No orders."
-        />
-      </DetailSection>
-      <DetailSection id="customer-invoices" title="Invoices">
-        <DetailTable
-          caption="Invoices"
-          columns={invoiceColumns}
-          rows={data.invoices}
-          rowKey={(invoice) => invoice.id}
-          emptyText="No invoices."
-        />
-      </DetailSection>
-      <DetailSection id="customer-upgrades" title="Theme upgrades">
-        <DetailTable
-          caption="Theme upgrades"
-          columns={runColumns}
-          rows={data.upgrade_runs}
-          rowKey={(run) => run.id}
-          emptyText="No theme upgrades."
-        />
-      </DetailSection>
-      <DetailSection id="customer-credits" title="Credits">
+      <DetailSection
+        id="customer-keys"
+        title={`Keys (${data.keys.length})`}
+        caption="Keys"
+        columns={keyColumns(customer)}
+        rows={data.keys}
+        emptyText="No keys."
+      />
+      <DetailSection
+        id="customer-stores"
+        title="Stores"
+        columns={storeColumns}
+        rows={data.stores}
+        emptyText="No stores connected through the app."
+      />
+      <DetailSection
+        id="customer-orders"
+        title="Orders"
+        columns={orderColumns}
+        rows={data.orders}
+        emptyText="No orders."
+      />
+      <DetailSection
+        id="customer-invoices"
+        title="Invoices"
+        columns={invoiceColumns}
+        rows={data.invoices}
+        emptyText="No invoices."
+      />
+      <DetailSection
+        id="customer-upgrades"
+        title="Theme upgrades"
+        columns={runColumns}
+        rows={data.upgrade_runs}
+        emptyText="No theme upgrades."
+      />
+      <DetailSection
+        id="customer-credits"
+        title="Credits"
+        caption="Recent credit movements"
+        columns={ledgerColumns}
+        rows={credits.recent}
+        emptyText="No credit movements."
+      >
         <p className="text-sm text-slate-800" data-testid="customer-credits-balance">
           Balance <strong>{creditsLabel(credits.balance)}</strong>
           {credits.owed > 0 ? <> · owes {creditsLabel(credits.owed)}</> : null}
         </p>
-        <DetailTable
-          caption="Recent credit movements"
-          columns={ledgerColumns}
-          rows={credits.recent}
-          rowKey={(entry) => entry.id}
-          emptyText="No credit movements."
-        />
       </DetailSection>
-      <DetailSection id="customer-reports" title="Store reports">
-        <DetailTable
-          caption="Store reports"
-          columns={reportColumns}
-          rows={data.reports}
-          rowKey={(report) => report.id}
-          emptyText="No store reports."
-        />
-      </DetailSection>
+      <DetailSection
+        id="customer-reports"
+        title="Store reports"
+        columns={reportColumns}
+        rows={data.reports}
+        emptyText="No store reports."
+      />
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { useId, useState } from 'react';
-import { Input } from '../../../../components/ui/input';
+import { useState } from 'react';
+import { Field } from '../../../../components/ui/field';
 import { ConfirmAction } from '../../components/confirm-action';
 import { useAdjustCredits } from '../api/adjust-credits';
 
@@ -9,7 +9,6 @@ const LIMIT = 1000;
 export function AdjustCreditsAction({ email }: { email: string }) {
   const adjust = useAdjustCredits();
   const [amount, setAmount] = useState('');
-  const id = useId();
   return (
     <ConfirmAction
       triggerLabel="Grant or remove credits"
@@ -24,23 +23,15 @@ export function AdjustCreditsAction({ email }: { email: string }) {
         return adjust.mutateAsync({ body: { email, amount: n, reason } });
       }}
     >
-      <div className="space-y-1.5">
-        <label htmlFor={`${id}-amount`} className="block text-sm font-medium text-slate-700">
-          Credits
-        </label>
-        <Input
-          id={`${id}-amount`}
-          type="number"
-          inputMode="numeric"
-          step={1}
-          value={amount}
-          onChange={(event) => setAmount(event.target.value)}
-          aria-describedby={`${id}-amount-hint`}
-        />
-        <p id={`${id}-amount-hint`} className="text-xs text-slate-500">
-          For example 5 to grant five credits, -2 to remove two.
-        </p>
-      </div>
+      <Field
+        label="Credits"
+        type="number"
+        inputMode="numeric"
+        step={1}
+        value={amount}
+        onChange={(event) => setAmount(event.target.value)}
+        hint="For example 5 to grant five credits, -2 to remove two."
+      />
     </ConfirmAction>
   );
 }

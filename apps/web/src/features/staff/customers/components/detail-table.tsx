@@ -11,17 +11,15 @@ export interface DetailColumn<Row> {
  * One section's rows on the customer page: everything the server answered (the lists are short, the latest 50), no
  * paging. Scrolls sideways on a narrow screen.
  */
-export function DetailTable<Row>({
+export function DetailTable<Row extends { id: number }>({
   caption,
   columns,
   rows,
-  rowKey,
   emptyText,
 }: {
   caption: string;
   columns: DetailColumn<Row>[];
   rows: Row[];
-  rowKey: (row: Row) => string | number;
   emptyText: string;
 }) {
   if (rows.length === 0) return <p className="text-sm text-slate-600">{emptyText}</p>;
@@ -44,7 +42,7 @@ export function DetailTable<Row>({
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={rowKey(row)} className="border-t border-slate-100 align-top">
+            <tr key={row.id} className="border-t border-slate-100 align-top">
               {columns.map((column) => (
                 <td key={column.header} className={cn('px-3 py-2 text-sm text-slate-800', column.className)}>
                   {column.cell(row)}
@@ -58,14 +56,32 @@ export function DetailTable<Row>({
   );
 }
 
-/** A titled section of the customer page (an h2 the screen reader's heading list finds). */
-export function DetailSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+/**
+ * A titled section of the customer page (an h2 the screen reader's heading list finds) with its table; `children` go
+ * between the title and the table.
+ */
+export function DetailSection<Row extends { id: number }>({
+  id,
+  title,
+  caption = title,
+  children,
+  ...table
+}: {
+  id: string;
+  title: string;
+  caption?: string;
+  children?: ReactNode;
+  columns: DetailColumn<Row>[];
+  rows: Row[];
+  emptyText: string;
+}) {
   return (
     <section aria-labelledby={id} className="space-y-3">
       <h2 id={id} className="text-lg font-semibold text-slate-900">
         {title}
       </h2>
       {children}
+      <DetailTable caption={caption} {...table} />
     </section>
   );
 }

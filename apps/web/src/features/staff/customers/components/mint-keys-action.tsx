@@ -1,6 +1,6 @@
 import { TIERS, type Tier } from '@keyport/shared/domain/tiers';
 import { useId, useState } from 'react';
-import { Input } from '../../../../components/ui/input';
+import { Field } from '../../../../components/ui/field';
 import { ConfirmAction } from '../../components/confirm-action';
 import { useMintCustomerKeys } from '../api/mint-customer-keys';
 
@@ -47,20 +47,15 @@ export function MintKeysAction({ customerId, email }: { customerId: number; emai
             ))}
           </select>
         </div>
-        <div className="space-y-1.5">
-          <label htmlFor={`${id}-count`} className="block text-sm font-medium text-slate-700">
-            How many
-          </label>
-          <Input
-            id={`${id}-count`}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={MAX_KEYS}
-            value={count}
-            onChange={(event) => setCount(event.target.value)}
-          />
-        </div>
+        <Field
+          label="How many"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={MAX_KEYS}
+          value={count}
+          onChange={(event) => setCount(event.target.value)}
+        />
       </div>
     </ConfirmAction>
   );
