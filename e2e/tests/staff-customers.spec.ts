@@ -27,6 +27,7 @@ for (const width of [1440, 390]) {
       baseURL,
       login,
     }) => {
+      test.setTimeout(120_000); // two axe runs and a long flow on a shared machine
       const customer = await createCustomer(request, baseURL!, 'staffed');
       await login(STAFF);
       // Into the console the way staff go: the user menu, then the console's nav.
