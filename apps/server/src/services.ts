@@ -184,7 +184,7 @@ export function createServices(
     redeemLimits: { byUser: limits.tokenRedeemByUser, byIp: limits.tokenRedeemByIp },
   });
   const billing = createBillingService({ db, vies, verifyLimit: limits.vatChecks });
-  const audit = createAuditService({ db });
+  const audit = createAuditService({ db, users: auth });
   const credits = createCreditsService({
     db,
     keys,
@@ -256,7 +256,7 @@ export function createServices(
     limits,
     auth,
     keys,
-    homepage: createHomepageService({ db }),
+    homepage: createHomepageService({ db, audit }),
     publicUrl,
     storage,
     releases,

@@ -97,13 +97,11 @@ export const createKeyWithCredits = defineContract({
   tags: ['credits'],
   access: 'user',
   body: z.object({
-    type: z
-      .string()
-      .check(
-        z.trim(),
-        z.toUpperCase(),
-        z.refine((type) => type === 'REGULAR' || type === 'PRO', 'type must be regular or pro'),
-      ),
+    type: z.string().check(
+      z.trim(),
+      z.toUpperCase(),
+      z.refine((type) => type === 'REGULAR' || type === 'PRO', 'type must be regular or pro'),
+    ),
   }),
   response: z.object({ error: z.null(), key: KeySchema, balance: z.int() }),
 });
@@ -132,12 +130,10 @@ export const reportStores = defineContract({
   tags: ['credits'],
   access: 'user',
   body: z.object({
-    storeDomains: z
-      .array(z.string().check(z.trim(), z.maxLength(300, 'That domain is too long')))
-      .check(
-        z.length(REPORT_STORE_COUNT, 'Please enter all 5 store domains.'),
-        z.refine((rows) => rows.every((row) => row.trim() !== ''), 'Please enter all 5 store domains.'),
-      ),
+    storeDomains: z.array(z.string().check(z.trim(), z.maxLength(300, 'That domain is too long'))).check(
+      z.length(REPORT_STORE_COUNT, 'Please enter all 5 store domains.'),
+      z.refine((rows) => rows.every((row) => row.trim() !== ''), 'Please enter all 5 store domains.'),
+    ),
   }),
   response: z.object({
     ok: z.boolean(),
@@ -234,13 +230,11 @@ export const staffAdjustCredits = defineContract({
   access: 'staff',
   body: z.object({
     email: z.string().check(z.trim(), z.toLowerCase(), z.email('Enter a valid email address'), z.maxLength(254)),
-    amount: z
-      .int()
-      .check(
-        z.refine((n) => n !== 0, 'amount must not be 0'),
-        z.minimum(-1000, 'amount must be at least -1000'),
-        z.maximum(1000, 'amount must be at most 1000'),
-      ),
+    amount: z.int().check(
+      z.refine((n) => n !== 0, 'amount must not be 0'),
+      z.minimum(-1000, 'amount must be at least -1000'),
+      z.maximum(1000, 'amount must be at most 1000'),
+    ),
     reason: StaffReasonSchema,
   }),
   response: z.object({ user_id: z.int(), balance: z.int(), owed: z.int(), entry: CreditLedgerEntrySchema }),
