@@ -82,7 +82,7 @@ export async function mintKeys(
   const token = await apiLogin(request, baseURL, STAFF);
   const response = await request.post(`${baseURL}/staff/keys`, {
     headers: { authorization: `Token ${token}` },
-    data: { tier, count },
+    data: { tier, count, reason: 'e2e keys' },
   });
   expect(response.status()).toBe(201);
   return ((await response.json()) as { keys: string[] }).keys;

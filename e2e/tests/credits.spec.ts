@@ -23,7 +23,7 @@ async function grantCredits(request: APIRequestContext, baseURL: string, email: 
   const staff = await apiLogin(request, baseURL, STAFF);
   const response = await request.post(`${baseURL}/staff/credits`, {
     headers: { authorization: `Token ${staff}` },
-    data: { email, amount, note: 'e2e credits' },
+    data: { email, amount, reason: 'e2e credits' },
   });
   expect(response.status()).toBe(200);
 }

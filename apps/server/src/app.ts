@@ -27,6 +27,7 @@ import { keysRoutes } from './modules/keys/keys.routes';
 import { releasesRoutes } from './modules/releases/releases.routes';
 import { themeUpgradesRoutes } from './modules/theme-upgrades/theme-upgrades.routes';
 import { staffRoutes } from './modules/staff/staff.routes';
+import { customersAdminRoutes } from './modules/customers-admin/customers-admin.routes';
 import { createServices, type Adapters } from './services';
 import { billingRoutes } from './modules/billing/billing.routes';
 import { paymentsRoutes } from './modules/payments/payments.routes';
@@ -179,6 +180,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   await app.register(authRoutes);
   await app.register(keysRoutes);
   await app.register(staffRoutes);
+  await app.register(customersAdminRoutes);
   await app.register(homepageRoutes);
   await app.register(releasesRoutes, {
     uploadDir: path.join(config.dataDir, 'tmp'),

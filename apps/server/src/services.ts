@@ -22,6 +22,7 @@ import { createInvoicesService } from './modules/invoices/invoices.service';
 import { createUpgradesService } from './modules/upgrades/upgrades.service';
 import { createCreditsService } from './modules/credits/credits.service';
 import { createCreditPacksService } from './modules/credits/credit-packs.service';
+import { createCustomersAdminService } from './modules/customers-admin/customers-admin.service';
 import { createPaymentProvider } from './integrations/payments/create-payment-provider';
 import type { SandboxPaymentProvider } from './integrations/payments/sandbox-adapter';
 import type { StripePaymentProvider } from './integrations/payments/stripe-adapter';
@@ -233,6 +234,18 @@ export function createServices(
   });
   // The §9 prices on first start; the sandbox has its own price ids, Stripe's are set by staff (PUT
   // /staff/upgrade-prices) — until then the dialog says 'No Price ID configured …'.
+  const customersAdmin = createCustomersAdminService({
+    db,
+    auth,
+    keys,
+    connect,
+    payments,
+    invoices,
+    themeUpgrades,
+    credits,
+    audit,
+    outbox,
+  });
   const ensureCatalogue = async () => {
     await upgrades.ensureCatalogue(paymentProvider.name === 'sandbox' ? SANDBOX_PRICE_IDS : {});
     await creditPacks.ensureCatalogue(paymentProvider.name === 'sandbox');
@@ -270,6 +283,8 @@ export function createServices(
     /** The credit ledger (grant, debit, clawback inside a caller's transaction), redeeming and store reports. */
     credits,
     invoices,
+    /** Staff "Keys and customers" (issue 12): search, a customer's page, actions on their keys. */
+    customersAdmin,
     /** The old receipt route answers the order's invoice (rendered from the invoice row). */
     receipts: { render: async (order: { id: number }) => (await invoices.pdfForOrder(order.id)).pdf },
     /** Verifies a theme auth token: signed by us and still the key's current token. */

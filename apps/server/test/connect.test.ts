@@ -17,7 +17,7 @@ async function mintAndClaim(userToken: string) {
     method: 'POST',
     url: '/staff/keys',
     headers: auth(staff.token),
-    payload: { tier: 'REGULAR', count: 1 },
+    payload: { tier: 'REGULAR', count: 1, reason: 'test key' },
   });
   const key = minted.json<{ keys: string[] }>().keys[0]!;
   const claimed = await t.app.inject({ method: 'POST', url: '/keys/', headers: auth(userToken), payload: { key } });

@@ -42,7 +42,7 @@ const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token?: st
   });
 
 async function grant(email: string, amount: number, note = 'test credits') {
-  const response = await call('POST', '/staff/credits', staffToken, { email, amount, note });
+  const response = await call('POST', '/staff/credits', staffToken, { email, amount, reason: note });
   expect(response.statusCode, response.body).toBe(200);
   return response.json<{ balance: number; owed: number }>();
 }
@@ -93,14 +93,14 @@ describe('access', () => {
     for (const role of [undefined, 'team']) {
       const { token } = await newUser(role);
       for (const [method, url, payload] of [
-        ['POST', '/staff/credits', { email: 'x@example.com', amount: 5, note: 'n' }],
+        ['POST', '/staff/credits', { email: 'x@example.com', amount: 5, reason: 'because' }],
         ['GET', '/staff/redeem-products', undefined],
         ['POST', '/staff/redeem-products', {}],
         ['PUT', '/staff/redeem-products/1', {}],
         ['DELETE', '/staff/redeem-products/1', undefined],
         ['GET', '/staff/reports', undefined],
         ['POST', '/staff/reports/1/approve', {}],
-        ['POST', '/staff/reports/1/reject', { note: 'n' }],
+        ['POST', '/staff/reports/1/reject', { reason: 'because' }],
       ] as const) {
         const response = await call(method, url, token, payload);
         expect(response.statusCode, `${role ?? 'customer'} ${method} ${url}`).toBe(403);
@@ -404,11 +404,11 @@ describe('staff review', () => {
 });
 
 describe('staff credit adjustments', () => {
-  it('grants and removes with a note, never below zero, audited', async () => {
+  it('grants and removes with a reason, never below zero, audited', async () => {
     const { id } = await newUser();
     const email = emailOf(people);
     expect(await grant(email, 3, 'Goodwill')).toMatchObject({ balance: 3 });
-    const tooMuch = await call('POST', '/staff/credits', staffToken, { email, amount: -4, note: 'Oops' });
+    const tooMuch = await call('POST', '/staff/credits', staffToken, { email, amount: -4, reason: 'Oops' });
     expect(tooMuch.statusCode).toBe(409);
     expect(tooMuch.json()).toEqual({
       error: `This would take ${email}'s balance below zero (balance 3).`,
@@ -417,13 +417,13 @@ describe('staff credit adjustments', () => {
     const removed = await call('POST', '/staff/credits', staffToken, {
       email: email.toUpperCase(),
       amount: -3,
-      note: 'Reversal',
+      reason: 'Reversal',
     });
     expect(removed.json()).toMatchObject({ user_id: id, balance: 0, owed: 0, entry: { kind: 'debit', amount: -3 } });
     const unknown = await call('POST', '/staff/credits', staffToken, {
       email: 'nobody@example.com',
       amount: 1,
-      note: 'x',
+      reason: 'xyz',
     });
     expect(unknown.statusCode).toBe(404);
     const audits = await t.db.select().from(auditLog).where(eq(auditLog.customerUserId, id));

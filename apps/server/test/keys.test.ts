@@ -87,7 +87,7 @@ describe('POST /staff/keys', () => {
       method: 'POST',
       url: '/staff/keys',
       headers: auth(token),
-      payload: { tier: 'PRO', count: 25 },
+      payload: { tier: 'PRO', count: 25, reason: 'Shop launch batch' },
     });
     expect(response.statusCode).toBe(201);
     const { keys } = response.json<{ keys: string[] }>();
@@ -105,12 +105,16 @@ describe('POST /staff/keys', () => {
         method: 'POST',
         url: '/staff/keys',
         headers: auth(token),
-        payload: { tier: 'LITE', count: 1 },
+        payload: { tier: 'LITE', count: 1, reason: 'nope' },
       });
       expect(response.statusCode).toBe(403);
       expect(response.json().error).toBeTypeOf('string');
     }
-    const anonymous = await t.app.inject({ method: 'POST', url: '/staff/keys', payload: { tier: 'LITE', count: 1 } });
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/staff/keys',
+      payload: { tier: 'LITE', count: 1, reason: 'nope' },
+    });
     expect(anonymous.statusCode).toBe(401);
   });
 
@@ -131,7 +135,7 @@ describe('POST /staff/keys', () => {
       method: 'POST',
       url: '/staff/keys',
       headers: auth(token),
-      payload: { tier: 'PRO' },
+      payload: { tier: 'PRO', reason: 'a batch' },
     });
     expect(response.json().error).toMatch(/^count: Invalid input/);
   });
@@ -139,10 +143,12 @@ describe('POST /staff/keys', () => {
   it('validates the tier and count', async () => {
     const { token } = await signUp(t, 'ops2@example.com', { role: 'staff' });
     for (const payload of [
-      { tier: 'GOLD', count: 1 },
-      { tier: 'PRO', count: 0 },
-      { tier: 'PRO', count: 1.5 },
-      { tier: 'PRO' },
+      { tier: 'GOLD', count: 1, reason: 'a batch' },
+      { tier: 'PRO', count: 0, reason: 'a batch' },
+      { tier: 'PRO', count: 1.5, reason: 'a batch' },
+      { tier: 'PRO', reason: 'a batch' },
+      { tier: 'PRO', count: 1 },
+      { tier: 'PRO', count: 1, reason: ' x ' },
     ]) {
       const response = await t.app.inject({ method: 'POST', url: '/staff/keys', headers: auth(token), payload });
       expect(response.statusCode).toBe(400);

@@ -86,11 +86,13 @@ export const licenseKeys = pgTable(
   },
   (t) => [
     index('license_keys_owner_idx').on(t.ownerId, t.id),
-    // The store-report rule "the store holds a license of ours" looks keys up by each domain (modules/credits).
-    index('license_keys_main_url_idx').on(t.mainUrl),
-    index('license_keys_myshopify_idx').on(t.myshopify),
-    index('license_keys_secondary_url_idx').on(t.secondaryUrl),
-    index('license_keys_linked_app_store_idx').on(t.linkedAppStore),
+    // The store-report rule "the store holds a license of ours" looks keys up by each domain (modules/credits), and
+    // the staff customer search by the start of one (issue 12, ADR 027): text_pattern_ops serves both = and LIKE 'x%'
+    // whatever the database's collation.
+    index('license_keys_main_url_pattern_idx').on(t.mainUrl.op('text_pattern_ops')),
+    index('license_keys_myshopify_pattern_idx').on(t.myshopify.op('text_pattern_ops')),
+    index('license_keys_secondary_url_pattern_idx').on(t.secondaryUrl.op('text_pattern_ops')),
+    index('license_keys_linked_app_store_pattern_idx').on(t.linkedAppStore.op('text_pattern_ops')),
   ],
 );
 

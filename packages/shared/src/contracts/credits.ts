@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { BillingSchema, OrderQuoteSchema } from './payments';
 import { defineContract } from './define';
+import { StaffReasonSchema } from './staff';
 import { KeySchema } from './keys';
 
 /**
@@ -216,7 +217,8 @@ const idParams = z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid 
 const note = (required: string) => z.string().check(z.trim(), z.minLength(1, required), z.maxLength(500));
 
 /**
- * Grant (amount > 0) or remove (amount < 0) credits by hand, with a note; audited. A removal never takes the
+ * Grant (amount > 0) or remove (amount < 0) credits by hand, with a reason: the audit row's reason and the ledger
+ * entry's note the customer sees in their history (ADR 027). A removal never takes the
  * balance below zero (409, code `insufficient_credits`).
  */
 export const staffAdjustCredits = defineContract({
@@ -233,7 +235,7 @@ export const staffAdjustCredits = defineContract({
       z.minimum(-1000, 'amount must be at least -1000'),
       z.maximum(1000, 'amount must be at most 1000'),
     ),
-    note: note('A note is required'),
+    reason: StaffReasonSchema,
   }),
   response: z.object({ user_id: z.int(), balance: z.int(), owed: z.int(), entry: CreditLedgerEntrySchema }),
 });

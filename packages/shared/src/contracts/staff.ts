@@ -21,6 +21,7 @@ export const mintKeys = defineContract({
   body: z.object({
     tier: z.enum(TIERS),
     count: z.int().check(z.minimum(1, 'count must be at least 1'), z.maximum(500, 'count must be at most 500')),
+    reason: StaffReasonSchema,
   }),
   response: z.object({ keys: z.array(z.string()) }),
 });

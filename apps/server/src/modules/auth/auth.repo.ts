@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { orders, passwordResets, sessions, users } from '../../db/schema';
 
@@ -22,6 +22,29 @@ export function findUserById(db: DbOrTx, id: number) {
     .from(users)
     .where(eq(users.id, id))
     .then((rows) => rows[0] ?? null);
+}
+
+/**
+ * Staff customer search (issue 12): users after `afterId` in id order (keyset paging), those whose email contains
+ * `emailPart` (lower case) or whose id is in `ids` when either is given.
+ */
+export function searchUsers(
+  db: DbOrTx,
+  query: { afterId: number | null; emailPart: string | null; ids: number[]; limit: number },
+) {
+  const matches =
+    query.emailPart === null
+      ? undefined
+      : or(
+          sql`strpos(lower(${users.email}), ${query.emailPart}) > 0`,
+          query.ids.length > 0 ? inArray(users.id, query.ids) : undefined,
+        );
+  return db
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt })
+    .from(users)
+    .where(and(query.afterId === null ? undefined : gt(users.id, query.afterId), matches))
+    .orderBy(asc(users.id))
+    .limit(query.limit);
 }
 
 export function listEmails(db: DbOrTx, ids: number[]) {

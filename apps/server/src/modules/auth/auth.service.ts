@@ -73,6 +73,21 @@ export function createAuthService(deps: AuthServiceDeps) {
       return user ? { id: user.id, email: user.email } : null;
     },
 
+    /**
+     * Staff customer search: a page of users in id order after `afterId`; with `emailPart`, only those whose email
+     * contains it or whose id is in `ids` (the owners of matching keys).
+     */
+    searchUsers: (query: { afterId: number | null; emailPart: string | null; ids: number[]; limit: number }) =>
+      repo.searchUsers(db, query),
+
+    /** A user's account (no secrets) by id, or null: staff open any account. */
+    async findAccount(id: number) {
+      const user = await repo.findUserById(db, id);
+      return user
+        ? { id: user.id, email: user.email, name: user.name, role: user.role, createdAt: user.createdAt }
+        : null;
+    },
+
     /** The emails of these users, by id (staff lists show who did what). */
     async emailsOf(ids: number[]): Promise<Map<number, string>> {
       const rows = await repo.listEmails(db, [...new Set(ids)]);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import {
   creditAccounts,
@@ -19,6 +19,16 @@ const accountState = { balance: creditAccounts.balance, owed: creditAccounts.owe
 /** The account row exists from the first movement on (a no-op when it does). */
 export async function ensureAccount(db: DbOrTx, userId: number): Promise<void> {
   await db.insert(creditAccounts).values({ userId }).onConflictDoNothing();
+}
+
+/** The balances of these users (absent: no account yet, 0). */
+export async function findBalances(db: DbOrTx, userIds: number[]): Promise<Map<number, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select({ userId: creditAccounts.userId, balance: creditAccounts.balance })
+    .from(creditAccounts)
+    .where(inArray(creditAccounts.userId, userIds));
+  return new Map(rows.map((row) => [row.userId, row.balance]));
 }
 
 export function findAccount(db: DbOrTx, userId: number): Promise<AccountState | null> {

@@ -196,6 +196,9 @@ export function createCreditLedger({ db }: { db: Db }) {
       return (await repo.findAccount(tx, userId)) ?? { balance: 0, owed: 0 };
     },
 
+    /** The balances of these users (0 when absent from the map): the staff customer search. */
+    balancesOf: (userIds: number[], tx: DbOrTx = db) => repo.findBalances(tx, userIds),
+
     /** The latest 50 movements, newest first. */
     async history(userId: number, tx: DbOrTx = db): Promise<CreditLedgerEntry[]> {
       return (await repo.listLedger(tx, userId, 50)).map(toLedgerEntry);
@@ -307,11 +310,15 @@ export function createCreditsService(deps: CreditsServiceDeps) {
     listReports: reports.listReports,
     approveReport: reports.approveReport,
     rejectReport: reports.rejectReport,
+    reportsOf: reports.reportsOf,
 
     // ---- Staff ----
 
-    /** POST /staff/credits: grant (amount > 0) or remove (amount < 0, never below zero), audited with the note. */
-    async adjust(staffId: number, input: { email: string; amount: number; note: string }) {
+    /**
+     * POST /staff/credits: grant (amount > 0) or remove (amount < 0, never below zero). The reason is the audit row's
+     * and the ledger entry's note (the customer sees it in their history).
+     */
+    async adjust(staffId: number, input: { email: string; amount: number; reason: string }) {
       const customer = await auth.findByEmail(input.email);
       if (!customer) throw notFound('No account uses that email address.', 'user_not_found');
       const sourceRef = `staff:${randomUUID()}`;
@@ -323,7 +330,7 @@ export function createCreditsService(deps: CreditsServiceDeps) {
                 kind: 'grant',
                 amount: input.amount,
                 sourceRef,
-                note: input.note,
+                note: input.reason,
                 actorId: staffId,
               })
             : await ledger.remove(tx, {
@@ -331,7 +338,7 @@ export function createCreditsService(deps: CreditsServiceDeps) {
                 email: customer.email,
                 amount: -input.amount,
                 sourceRef,
-                note: input.note,
+                note: input.reason,
                 actorId: staffId,
               });
         // A fresh source reference: never used before.
@@ -341,7 +348,7 @@ export function createCreditsService(deps: CreditsServiceDeps) {
           action: input.amount > 0 ? 'credits.granted' : 'credits.removed',
           object: { type: 'credit_ledger', id: result.entry.id },
           customerUserId: customer.id,
-          reason: input.note,
+          reason: input.reason,
           data: { amount: input.amount, balance: result.balance, owed: result.owed },
         });
         return result;

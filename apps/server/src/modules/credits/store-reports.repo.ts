@@ -81,6 +81,16 @@ export function listReports(
     .offset(query.offset);
 }
 
+/** A user's reports, newest first. */
+export function listReportsOfUser(db: DbOrTx, userId: number, limit: number) {
+  return db
+    .select()
+    .from(storeReports)
+    .where(eq(storeReports.userId, userId))
+    .orderBy(desc(storeReports.id))
+    .limit(limit);
+}
+
 export function findReport(db: DbOrTx, id: number) {
   return db
     .select()

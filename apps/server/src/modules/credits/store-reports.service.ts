@@ -212,6 +212,11 @@ export function createStoreReports({ db, ledger, keys, connect, auth, audit, rep
       return { reports: await toStaffReports(rows), next_cursor: next };
     },
 
+    /** A customer's reports, newest first (the staff customer page). */
+    async reportsOf(userId: number): Promise<StaffStoreReport[]> {
+      return toStaffReports(await repo.listReportsOfUser(db, userId, 50));
+    },
+
     approveReport: (staffId: number, id: number, note: string | null) => decide(staffId, id, 'approved', note),
     rejectReport: (staffId: number, id: number, note: string) => decide(staffId, id, 'rejected', note),
   };

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, isNull, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { DbOrTx } from '../../db/client';
 import { licenseKeys, licenseKeyTierChanges } from '../../db/schema';
@@ -103,6 +103,15 @@ export function findKeyOwner(db: DbOrTx, apiKey: string) {
  * owner's key. The row stays, unclaimed, so the key can be added again. Null when nothing matched.
  */
 export function releaseOwnedKey(db: DbOrTx, apiKey: string, ownerId: number) {
+  return releaseKeyWhere(db, and(eq(licenseKeys.apiKey, apiKey), eq(licenseKeys.ownerId, ownerId)));
+}
+
+/** The same by key id (staff release a key from a customer's account). */
+export function releaseOwnedKeyById(db: DbOrTx, keyId: number, ownerId: number) {
+  return releaseKeyWhere(db, and(eq(licenseKeys.id, keyId), eq(licenseKeys.ownerId, ownerId)));
+}
+
+function releaseKeyWhere(db: DbOrTx, where: SQL | undefined) {
   return db
     .update(licenseKeys)
     .set({
@@ -117,8 +126,8 @@ export function releaseOwnedKey(db: DbOrTx, apiKey: string, ownerId: number) {
       tokenVersion: sql`${licenseKeys.tokenVersion} + 1`,
       tokenIssuedAt: null,
     })
-    .where(and(eq(licenseKeys.apiKey, apiKey), eq(licenseKeys.ownerId, ownerId)))
-    .returning({ id: licenseKeys.id })
+    .where(where)
+    .returning({ id: licenseKeys.id, apiKey: licenseKeys.apiKey })
     .then((rows) => rows[0] ?? null);
 }
 
@@ -253,4 +262,63 @@ export function saveConnectionIfVersion(
     )
     .returning({ id: licenseKeys.id, tokenVersion: licenseKeys.tokenVersion })
     .then((rows) => rows[0] ?? null);
+}
+
+/** The columns staff see of a key (no token): its connection and when it was claimed. */
+const STAFF_KEY_COLUMNS = { ...KEY_COLUMNS, claimedAt: licenseKeys.claimedAt, createdAt: licenseKeys.createdAt };
+export type StaffKeyRow = Pick<LicenseKeyRow, keyof typeof STAFF_KEY_COLUMNS>;
+
+/** A customer's keys as staff see them, oldest first. */
+export function listKeysForStaff(db: DbOrTx, ownerId: number): Promise<StaffKeyRow[]> {
+  return db
+    .select(STAFF_KEY_COLUMNS)
+    .from(licenseKeys)
+    .where(eq(licenseKeys.ownerId, ownerId))
+    .orderBy(asc(licenseKeys.id));
+}
+
+/** The owner's key by id, as staff see it; null when someone else holds it. */
+export function findOwnedKeyForStaff(db: DbOrTx, ownerId: number, keyId: number): Promise<StaffKeyRow | null> {
+  return db
+    .select(STAFF_KEY_COLUMNS)
+    .from(licenseKeys)
+    .where(and(eq(licenseKeys.id, keyId), eq(licenseKeys.ownerId, ownerId)))
+    .then((rows) => rows[0] ?? null);
+}
+
+/** How many keys each of these users holds. */
+export async function countKeysByOwners(db: DbOrTx, ownerIds: number[]): Promise<Map<number, number>> {
+  if (ownerIds.length === 0) return new Map();
+  const rows = await db
+    .select({ ownerId: licenseKeys.ownerId, n: count() })
+    .from(licenseKeys)
+    .where(inArray(licenseKeys.ownerId, ownerIds))
+    .groupBy(licenseKeys.ownerId);
+  return new Map(rows.flatMap((row) => (row.ownerId === null ? [] : [[row.ownerId, row.n] as const])));
+}
+
+const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Staff search: the owners of the key whose text is `apiKey`, and of keys whose store host starts with `host` (the
+ * myshopify column holds the bare host, the website columns 'https://host' or, in older rows, the bare host). Each
+ * condition is a prefix match on a text_pattern_ops index. At most `limit` owners.
+ */
+export async function findOwnersOfMatchingKeys(
+  db: DbOrTx,
+  query: { apiKey: string; host: string | null; limit: number },
+): Promise<number[]> {
+  const conditions: (SQL | undefined)[] = [eq(licenseKeys.apiKey, query.apiKey)];
+  if (query.host !== null) {
+    const forms = [query.host, `https://${query.host}`, `http://${query.host}`].map(likePrefix);
+    conditions.push(like(licenseKeys.myshopify, likePrefix(query.host)));
+    for (const column of [licenseKeys.mainUrl, licenseKeys.secondaryUrl, licenseKeys.linkedAppStore])
+      conditions.push(...forms.map((form) => like(column, form)));
+  }
+  const rows = await db
+    .selectDistinct({ ownerId: licenseKeys.ownerId })
+    .from(licenseKeys)
+    .where(and(isNotNull(licenseKeys.ownerId), or(...conditions)))
+    .limit(query.limit);
+  return rows.flatMap((row) => (row.ownerId === null ? [] : [row.ownerId]));
 }

@@ -44,6 +44,9 @@ export interface ConnectionDomains {
   secondaryUrl: string | null;
 }
 
+/** A key as staff see it: its connection and dates, never its token. */
+export type StaffKeyRow = repo.StaffKeyRow;
+
 const ownedKeyNotFound = () => notFound(OWNED_KEY_NOT_FOUND, 'key_not_found');
 
 /** §3 Key, from a stored license key (the tier is stored once; pro/lite are derived from it). */
@@ -209,6 +212,44 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
       }
     },
 
+    // ---- Staff (issue 12, ADR 027) ----
+
+    /** A customer's keys with their connection and dates (no token). */
+    listKeysForStaff: (ownerId: number, tx: DbOrTx = db) => repo.listKeysForStaff(tx, ownerId),
+
+    /** The owner's key by id as staff see it; 404 'License key not found.' when the owner does not hold it. */
+    async requireOwnedKeyForStaff(ownerId: number, keyId: number, tx: DbOrTx = db): Promise<repo.StaffKeyRow> {
+      const row = await repo.findOwnedKeyForStaff(tx, ownerId, keyId);
+      if (!row) throw ownedKeyNotFound();
+      return row;
+    },
+
+    /** How many keys each user holds (0 when absent from the map). */
+    countKeysByOwners: (ownerIds: number[]) => repo.countKeysByOwners(db, ownerIds),
+
+    /**
+     * Staff search: the owners of the key `text` names (any case) and of keys whose store host starts with it (a
+     * URL's scheme and path are ignored). At most `limit` owners.
+     */
+    findOwnersMatching(text: string, limit: number): Promise<number[]> {
+      const host = stripStoredUrl(text).replace(/[/?#].*$/, '');
+      return repo.findOwnersOfMatchingKeys(db, {
+        apiKey: normalizeLicenseKey(text),
+        host: host === '' ? null : host,
+        limit,
+      });
+    },
+
+    /**
+     * Staff release a key from its owner's account, inside the caller's transaction: its store and token are cleared,
+     * the key stays unclaimed. 404 when the owner does not hold it.
+     */
+    async releaseKeyById(ownerId: number, keyId: number, tx: DbOrTx): Promise<{ id: number; apiKey: string }> {
+      const released = await repo.releaseOwnedKeyById(tx, keyId, ownerId);
+      if (!released) throw ownedKeyNotFound();
+      return released;
+    },
+
     /**
      * The stores (bare hosts, as the key's columns name them) of the keys connected to any of `hosts`, with each key's
      * owner (null while unclaimed): the store-report rules "holds a license of ours" and "your own store".
@@ -224,11 +265,12 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
       }));
     },
 
-    async mintKeys(tier: Tier, count: number): Promise<string[]> {
+    /** New unclaimed keys (POST /staff/keys), inside the caller's transaction (its audit row commits with them). */
+    async mintKeys(tier: Tier, count: number, tx: DbOrTx = db): Promise<string[]> {
       const minted: string[] = [];
       while (minted.length < count) {
         const batch = Array.from({ length: count - minted.length }, generateLicenseKey);
-        const inserted = await repo.insertUnclaimedKeys(db, tier, batch);
+        const inserted = await repo.insertUnclaimedKeys(tx, tier, batch);
         minted.push(...inserted.map((row) => row.apiKey));
       }
       return minted;

@@ -92,6 +92,16 @@ export function findOrder(db: DbOrTx, orderId: number) {
     .then((rows) => rows[0] ?? null);
 }
 
+/** A user's orders, newest first (the staff customer page). */
+export function listOrdersOfUser(db: DbOrTx, userId: number, limit: number) {
+  return db
+    .select()
+    .from(upgradeOrders)
+    .where(eq(upgradeOrders.userId, userId))
+    .orderBy(desc(upgradeOrders.id))
+    .limit(limit);
+}
+
 export function findOwnedOrder(db: DbOrTx, userId: number, orderId: number) {
   return db
     .select()

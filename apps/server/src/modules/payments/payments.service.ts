@@ -1,3 +1,4 @@
+import type { StaffCustomerOrder } from '@keyport/shared/contracts/staff-customers';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Key } from '@keyport/shared/contracts/keys';
 import type { BillingInput, OrderQuote } from '@keyport/shared/contracts/payments';
@@ -462,6 +463,24 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       const order = await repo.findOrderByPayment(db, provider.name, paymentRef);
       if (!order || order.userId !== userId) throw notFound(PAYMENT_NOT_FOUND, 'payment_not_found');
       return order;
+    },
+
+    /** A customer's latest 50 orders, card and PayPal, newest first (the staff customer page). */
+    async listOrdersOf(userId: number): Promise<StaffCustomerOrder[]> {
+      return (await repo.listOrdersOfUser(db, userId, 50)).map((order) => ({
+        id: order.id,
+        kind: order.kind,
+        status: order.status,
+        provider: order.provider,
+        provider_payment_id: order.providerPaymentId,
+        license_key: order.licenseKey,
+        from_tier: order.fromTier,
+        to_tier: order.toTier,
+        credits: order.credits,
+        total: order.totalAmountCents,
+        currency: order.currency,
+        created_at: order.createdAt.toISOString(),
+      }));
     },
 
     /** The orders' statuses now (the invoices list shows them). */

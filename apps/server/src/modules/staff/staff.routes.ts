@@ -3,7 +3,7 @@ import * as contracts from '@keyport/shared/contracts/staff';
 import { registerRoute } from '../../http/route';
 
 export async function staffRoutes(app: FastifyInstance) {
-  registerRoute(app, contracts.mintKeys, async ({ body }) => ({
-    keys: await app.services.keys.mintKeys(body.tier, body.count),
+  registerRoute(app, contracts.mintKeys, async ({ user, body }) => ({
+    keys: await app.services.customersAdmin.mintUnclaimed(user.id, body),
   }));
 }

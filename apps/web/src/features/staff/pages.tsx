@@ -1,4 +1,4 @@
-import { Megaphone, ScrollText, type LucideIcon } from 'lucide-react';
+import { Megaphone, ScrollText, Users, type LucideIcon } from 'lucide-react';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { staffPaths } from './staff-paths';
 
@@ -44,6 +44,13 @@ export const staffPages: StaffPage[] = [
   },
 
   // Customers + customer detail (staff-customers)
+  {
+    path: staffPaths.customers,
+    label: 'Customers',
+    icon: Users,
+    component: page(() => import('./customers/customers-page'), 'CustomersPage'),
+  },
+  { path: '/staff/customers/:id', component: page(() => import('./customers/customer-page'), 'CustomerPage') },
 
   // Orders (staff-money)
 
