@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { BillingSchema, OrderQuoteSchema } from './payments';
 import { defineContract } from './define';
 import { KeySchema } from './keys';
+import { StaffReasonSchema } from './staff';
 
 /**
  * Credits (spec §1, §3, §5, §7; issue 11). Credits are money: the balance never goes below zero (the database
@@ -96,13 +97,11 @@ export const createKeyWithCredits = defineContract({
   tags: ['credits'],
   access: 'user',
   body: z.object({
-    type: z
-      .string()
-      .check(
-        z.trim(),
-        z.toUpperCase(),
-        z.refine((type) => type === 'REGULAR' || type === 'PRO', 'type must be regular or pro'),
-      ),
+    type: z.string().check(
+      z.trim(),
+      z.toUpperCase(),
+      z.refine((type) => type === 'REGULAR' || type === 'PRO', 'type must be regular or pro'),
+    ),
   }),
   response: z.object({ error: z.null(), key: KeySchema, balance: z.int() }),
 });
@@ -131,12 +130,10 @@ export const reportStores = defineContract({
   tags: ['credits'],
   access: 'user',
   body: z.object({
-    storeDomains: z
-      .array(z.string().check(z.trim(), z.maxLength(300, 'That domain is too long')))
-      .check(
-        z.length(REPORT_STORE_COUNT, 'Please enter all 5 store domains.'),
-        z.refine((rows) => rows.every((row) => row.trim() !== ''), 'Please enter all 5 store domains.'),
-      ),
+    storeDomains: z.array(z.string().check(z.trim(), z.maxLength(300, 'That domain is too long'))).check(
+      z.length(REPORT_STORE_COUNT, 'Please enter all 5 store domains.'),
+      z.refine((rows) => rows.every((row) => row.trim() !== ''), 'Please enter all 5 store domains.'),
+    ),
   }),
   response: z.object({
     ok: z.boolean(),
@@ -232,13 +229,11 @@ export const staffAdjustCredits = defineContract({
   access: 'staff',
   body: z.object({
     email: z.string().check(z.trim(), z.toLowerCase(), z.email('Enter a valid email address'), z.maxLength(254)),
-    amount: z
-      .int()
-      .check(
-        z.refine((n) => n !== 0, 'amount must not be 0'),
-        z.minimum(-1000, 'amount must be at least -1000'),
-        z.maximum(1000, 'amount must be at most 1000'),
-      ),
+    amount: z.int().check(
+      z.refine((n) => n !== 0, 'amount must not be 0'),
+      z.minimum(-1000, 'amount must be at least -1000'),
+      z.maximum(1000, 'amount must be at most 1000'),
+    ),
     note: note('A note is required'),
   }),
   response: z.object({ user_id: z.int(), balance: z.int(), owed: z.int(), entry: CreditLedgerEntrySchema }),
@@ -257,6 +252,7 @@ const redeemProductBody = z.object({
   grant_value: z.string().check(z.trim(), z.minLength(1, 'grant_value is required'), z.maxLength(60)),
   cost_credits: z.int().check(z.minimum(1, 'cost_credits must be at least 1'), z.maximum(10_000)),
   active: z.optional(z.boolean()),
+  reason: StaffReasonSchema,
 });
 
 export const staffListRedeemProducts = defineContract({
@@ -302,6 +298,7 @@ export const staffDeleteRedeemProduct = defineContract({
   tags: ['staff'],
   access: 'staff',
   params: idParams,
+  body: z.object({ reason: StaffReasonSchema }),
   status: 204,
 });
 
@@ -313,6 +310,7 @@ const creditPackBody = z.object({
   amount_cents: z.int().check(z.minimum(50, 'amount_cents must be at least 50'), z.maximum(10_000_000)),
   provider_price_id: z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
   active: z.optional(z.boolean()),
+  reason: StaffReasonSchema,
 });
 
 export const staffListCreditPacks = defineContract({
