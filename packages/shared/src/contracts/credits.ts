@@ -244,6 +244,7 @@ export const StaffRedeemProductSchema = z.extend(RedeemProductSchema, {
   created_at: z.string(),
   updated_at: z.string(),
 });
+export type StaffRedeemProduct = z.infer<typeof StaffRedeemProductSchema>;
 
 const redeemProductBody = z.object({
   name: z.string().check(z.trim(), z.minLength(1, 'A name is required'), z.maxLength(120)),
@@ -303,6 +304,7 @@ export const staffDeleteRedeemProduct = defineContract({
 });
 
 export const StaffCreditPackSchema = z.extend(CreditPackSchema, { active: z.boolean() });
+export type StaffCreditPack = z.infer<typeof StaffCreditPackSchema>;
 
 const creditPackBody = z.object({
   name: z.string().check(z.trim(), z.minLength(1, 'A name is required'), z.maxLength(120)),

@@ -128,6 +128,7 @@ export const UpgradePriceSchema = z.object({
   currency: z.literal('usd'),
   price_id: z.nullable(z.string()),
 });
+export type UpgradePrice = z.infer<typeof UpgradePriceSchema>;
 
 export const getUpgradePrices = defineContract({
   operationId: 'getUpgradePrices',

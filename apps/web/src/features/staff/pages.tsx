@@ -1,5 +1,7 @@
 import type { LucideIcon } from 'lucide-react';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { Receipt, Tags, Ticket } from 'lucide-react';
+import { staffPaths } from './staff-paths';
 
 /** One page of the staff console: its path, its nav label and icon, and its code (a lazy chunk of its own). */
 export interface StaffPage {
@@ -33,10 +35,28 @@ export const staffPages: StaffPage[] = [
   // Customers + customer detail (staff-customers)
 
   // Orders (staff-money)
+  {
+    path: staffPaths.orders,
+    label: 'Orders',
+    icon: Receipt,
+    component: page(() => import('./orders/orders-page'), 'OrdersPage'),
+  },
 
   // Upgrade tokens (staff-money)
+  {
+    path: staffPaths.upgradeTokens,
+    label: 'Upgrade tokens',
+    icon: Ticket,
+    component: page(() => import('./upgrade-tokens/upgrade-tokens-page'), 'UpgradeTokensPage'),
+  },
 
   // Catalogue (staff-money)
+  {
+    path: staffPaths.catalogue,
+    label: 'Catalogue',
+    icon: Tags,
+    component: page(() => import('./catalogue/catalogue-page'), 'CataloguePage'),
+  },
 
   // Releases (staff-releases)
 
