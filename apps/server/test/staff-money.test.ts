@@ -6,7 +6,7 @@ import {
   type SandboxPaymentProvider,
 } from '../src/integrations/payments/sandbox-adapter';
 import { createSandboxWalletProvider, type SandboxWalletProvider } from '../src/integrations/wallet/sandbox-adapter';
-import { GERMAN_CONSUMER, ownedKey, tierOf as tierOfKey } from './helpers/keys';
+import { GERMAN_CONSUMER, ownedKey, paypalOrderBody, tierOf as tierOfKey } from './helpers/keys';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
 
 /** Issue 12: staff's orders (and refunds through the provider), upgrade tokens and catalogue writes. */
@@ -99,24 +99,7 @@ async function cardOrder() {
 async function paypalOrder() {
   const customer = await newUser();
   const key = await ownedKey(t, customer.id, 'LITE');
-  const created = await call('POST', '/stripe/paypal/create-order', customer.token, {
-    price_id: 'price_sandbox_lite_to_pro',
-    theme_type: 'PRO',
-    key,
-    country_code: 'DE',
-    vat_id: null,
-    customer_name: 'Greta Kunde',
-    customer_email: 'greta@example.de',
-    company_name: null,
-    billing_address: {
-      line1: 'Hauptstraße 1',
-      line2: null,
-      city: 'Berlin',
-      state: null,
-      postal_code: '10115',
-      country: 'DE',
-    },
-  });
+  const created = await call('POST', '/stripe/paypal/create-order', customer.token, paypalOrderBody(key));
   expect(created.statusCode).toBe(200);
   const { order, quote } = created.json<{ order: { id: string }; quote: { id: number } }>();
   await t.app.inject({

@@ -149,35 +149,39 @@ export const PaymentMethodSchema = z.enum(['card', 'paypal']);
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
 
 /** An order as staff see it: what was bought, by whom, the provider's ids and the VAT evidence. */
-export const StaffOrderSchema = z.object({
-  id: z.int(),
-  kind: OrderQuoteSchema.shape.kind,
-  status: OrderQuoteSchema.shape.status,
-  user_id: z.int(),
-  email: z.string(),
-  license_key: z.nullable(z.string()),
-  from: z.nullable(z.enum(TIERS)),
-  to: z.nullable(z.enum(TIERS)),
-  credits: z.nullable(z.int()),
-  method: PaymentMethodSchema,
-  /** The provider as stored: 'stripe', 'sandbox' (card), 'paypal', 'paypal_sandbox'. */
-  provider: z.string(),
-  /** A PaymentIntent id (card) or a PayPal order id. */
-  provider_payment_id: z.nullable(z.string()),
-  currency: z.literal('usd'),
-  base_amount: z.int(),
-  vat_amount: z.int(),
-  total_amount: z.int(),
-  vat_rate: z.number(),
-  reverse_charge: z.boolean(),
-  billing_country: z.string(),
-  vat_id: z.nullable(z.string()),
-  vat_consultation_number: z.nullable(z.string()),
-  processing_error: z.nullable(z.string()),
-  created_at: z.string(),
-  paid_at: z.nullable(z.string()),
-  refunded_at: z.nullable(z.string()),
-});
+export const StaffOrderSchema = z.extend(
+  z.pick(OrderQuoteSchema, {
+    id: true,
+    kind: true,
+    status: true,
+    from: true,
+    to: true,
+    credits: true,
+    currency: true,
+    base_amount: true,
+    vat_amount: true,
+    total_amount: true,
+    vat_rate: true,
+    reverse_charge: true,
+  }),
+  {
+    user_id: z.int(),
+    email: z.string(),
+    license_key: z.nullable(z.string()),
+    method: PaymentMethodSchema,
+    /** The provider as stored: 'stripe', 'sandbox' (card), 'paypal', 'paypal_sandbox'. */
+    provider: z.string(),
+    /** A PaymentIntent id (card) or a PayPal order id. */
+    provider_payment_id: z.nullable(z.string()),
+    billing_country: z.string(),
+    vat_id: z.nullable(z.string()),
+    vat_consultation_number: z.nullable(z.string()),
+    processing_error: z.nullable(z.string()),
+    created_at: z.string(),
+    paid_at: z.nullable(z.string()),
+    refunded_at: z.nullable(z.string()),
+  },
+);
 export type StaffOrder = z.infer<typeof StaffOrderSchema>;
 
 /** Issue 12: card and PayPal orders, newest first, cursor-paged (the cursor is the last id seen). */

@@ -4,6 +4,7 @@ import { Download } from 'lucide-react';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Field } from '../../../components/ui/field';
+import { Select } from '../../../components/ui/select';
 import { ConfirmAction } from '../components/confirm-action';
 import { DataTable, type Column } from '../components/data-table';
 import { StaffPageHeader } from '../components/staff-layout';
@@ -30,9 +31,6 @@ const FILTER_FIELDS: FilterField<Filter>[] = [
   },
   { name: 'path', label: 'Path', options: PATH_OPTIONS },
 ];
-
-const selectClass =
-  'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none';
 
 interface Batch {
   path: UpgradePath;
@@ -97,18 +95,13 @@ function MintAction({ onMinted }: { onMinted: (batch: Batch) => void }) {
         <label htmlFor={pathId} className="block text-sm font-medium text-slate-700">
           Path
         </label>
-        <select
-          id={pathId}
-          value={path}
-          onChange={(event) => setPath(event.target.value as UpgradePath)}
-          className={selectClass}
-        >
+        <Select id={pathId} value={path} onChange={(event) => setPath(event.target.value as UpgradePath)}>
           {PATH_OPTIONS.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
             </option>
           ))}
-        </select>
+        </Select>
       </div>
       <Field
         label="How many"
