@@ -177,7 +177,7 @@ export function createServices(
     delivery: adapters.analyticsDelivery?.settings,
     now: adapters.analyticsDelivery?.now,
   });
-  const audit = createAuditService({ db });
+  const audit = createAuditService({ db, users: auth });
   const upgrades = createUpgradesService({
     db,
     keys,
@@ -247,7 +247,7 @@ export function createServices(
     limits,
     auth,
     keys,
-    homepage: createHomepageService({ db }),
+    homepage: createHomepageService({ db, audit }),
     publicUrl,
     storage,
     releases,
