@@ -1,9 +1,24 @@
 import { readFile } from 'node:fs/promises';
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { apiLogin, createCustomer, expect, mintKeys, STAFF, test, useSession } from '../support/fixtures';
 
 /** Issue 12 as staff see it: upgrade tokens minted in the console, and a sandbox order refunded from it. */
 test.use({ viewport: { width: 1440, height: 900 } });
+
+/** Opens a console page as staff do: the user menu's Staff console, then the console's nav. */
+async function openConsolePage(page: Page, label: string) {
+  await page.goto('/customer/my-keys');
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Staff console' }).click();
+  await page.getByRole('navigation', { name: 'Staff console' }).getByRole('link', { name: label, exact: true }).click();
+  await expect(page.getByRole('heading', { name: label, level: 1 })).toBeVisible();
+}
+
+/** Sets the page's filters through its filter form (they land in the URL). */
+async function filterBy(page: Page, filters: Record<string, string>) {
+  for (const [label, value] of Object.entries(filters)) await page.getByLabel(label).selectOption(value);
+  await page.getByRole('button', { name: 'Apply' }).click();
+}
 
 async function customerWithLiteKey(request: APIRequestContext, baseURL: string) {
   const [key] = await mintKeys(request, baseURL, 'LITE', 1);
@@ -23,8 +38,7 @@ test('staff mint an upgrade token in the console (CSV), a customer redeems it, t
 }) => {
   const customer = await customerWithLiteKey(request, baseURL!);
   await useSession(page, await apiLogin(request, baseURL!, STAFF));
-  await page.goto('/staff/upgrade-tokens');
-  await expect(page.getByRole('heading', { name: 'Upgrade tokens', level: 1 })).toBeVisible();
+  await openConsolePage(page, 'Upgrade tokens');
 
   await page.getByRole('button', { name: 'Mint tokens' }).click();
   const dialog = page.getByRole('dialog', { name: 'Mint upgrade tokens' });
@@ -60,7 +74,9 @@ test('staff mint an upgrade token in the console (CSV), a customer redeems it, t
 
   // Back in the console: the token is used, by that customer.
   await useSession(page, await apiLogin(request, baseURL!, STAFF));
-  await page.goto('/staff/upgrade-tokens?status=used');
+  await openConsolePage(page, 'Upgrade tokens');
+  await filterBy(page, { Status: 'used' });
+  await expect(page).toHaveURL(/status=used/);
   await expect(page.getByRole('table', { name: 'Upgrade tokens' }).getByText(customer.email)).toBeVisible();
 });
 
@@ -101,9 +117,10 @@ test('staff refund a sandbox card order from the console; the webhook reverts th
   }).toPass();
 
   await useSession(page, await apiLogin(request, baseURL!, STAFF));
-  await page.goto('/staff/orders?provider=card&status=completed');
-  const row = page.getByRole('row').filter({ hasText: `#${order.id}` });
-  await expect(row).toContainText(customer.email);
+  await openConsolePage(page, 'Orders');
+  await filterBy(page, { Status: 'completed', 'Paid with': 'card' });
+  const row = page.getByRole('row').filter({ hasText: customer.email });
+  await expect(row).toContainText(`#${order.id}`);
   await expect(row).toContainText('$142.80');
   await expect(row).toContainText(payment_intent.id);
   await row.getByRole('button', { name: 'Refund' }).click();
@@ -113,12 +130,14 @@ test('staff refund a sandbox card order from the console; the webhook reverts th
   await dialog.getByRole('button', { name: 'Refund' }).click();
   await expect(dialog).toBeHidden();
 
-  // The provider's webhook does the rest: the order is refunded and the license is LITE again.
-  await expect(async () => {
-    await page.goto('/staff/orders?status=refunded');
-    await expect(page.getByRole('row').filter({ hasText: `#${order.id}` })).toBeVisible({ timeout: 1000 });
-  }).toPass();
+  // The provider's webhook does the rest: the license is LITE again and the order is refunded.
   await useSession(page, customer.token);
-  await page.goto('/customer/my-keys');
-  await expect(page.getByTestId('key-card').getByText('LITE', { exact: true })).toBeVisible();
+  await expect(async () => {
+    await page.goto('/customer/my-keys');
+    await expect(page.getByTestId('key-card').getByText('LITE', { exact: true })).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  await useSession(page, await apiLogin(request, baseURL!, STAFF));
+  await openConsolePage(page, 'Orders');
+  await filterBy(page, { Status: 'refunded' });
+  await expect(page.getByRole('row').filter({ hasText: customer.email })).toContainText(`#${order.id}`);
 });
