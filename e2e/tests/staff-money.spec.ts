@@ -4,6 +4,8 @@ import { apiLogin, createCustomer, expect, mintKeys, STAFF, test, useSession } f
 
 /** Issue 12 as staff see it: upgrade tokens minted in the console, and a sandbox order refunded from it. */
 test.use({ viewport: { width: 1440, height: 900 } });
+// Each test crosses the console and the dashboard several times (and waits for a webhook): more than one page's time.
+test.describe.configure({ timeout: 90_000 });
 
 /** Opens a console page as staff do: the user menu's Staff console, then the console's nav. */
 async function openConsolePage(page: Page, label: string) {
@@ -64,7 +66,12 @@ test('staff mint an upgrade token in the console (CSV), a customer redeems it, t
   const card = page.getByTestId('key-card');
   await expect(card.getByText('LITE', { exact: true })).toBeVisible();
   await card.getByRole('button', { name: 'Upgrade' }).click();
-  const upgrade = page.getByRole('dialog');
+  // §2 dialog 5 (Upgrade Options) first, then the Upgrade License dialog.
+  await page
+    .getByRole('dialog', { name: 'Upgrade Options' })
+    .getByRole('button', { name: /Upgrade License/ })
+    .click();
+  const upgrade = page.getByRole('dialog', { name: 'Upgrade License' });
   await upgrade.getByRole('button', { name: 'Use Token' }).click();
   await upgrade.getByText('Upgrade to REGULAR').click();
   await upgrade.getByLabel('Upgrade token', { exact: true }).fill(token);
