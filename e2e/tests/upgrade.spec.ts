@@ -28,7 +28,7 @@ async function mintUpgradeToken(request: APIRequestContext, baseURL: string, upg
   const staff = await apiLogin(request, baseURL, STAFF);
   const response = await request.post(`${baseURL}/staff/upgrade-tokens`, {
     headers: { authorization: `Token ${staff}` },
-    data: { path: upgradePath, count: 1 },
+    data: { path: upgradePath, count: 1, reason: 'e2e: a token to redeem' },
   });
   expect(response.status()).toBe(201);
   return ((await response.json()) as { tokens: string[] }).tokens[0]!;

@@ -30,6 +30,7 @@ import { createWalletProvider } from './integrations/wallet/create-wallet-provid
 import type { PaypalWalletProvider } from './integrations/wallet/paypal-adapter';
 import type { SandboxWalletProvider } from './integrations/wallet/sandbox-adapter';
 import { createWalletService } from './modules/payments/wallet.service';
+import { createStaffOrdersService } from './modules/payments/staff-orders.service';
 import { createVatChecker } from './integrations/vies/create-vat-checker';
 import type { VatNumberChecker } from './integrations/vies/port';
 import { createDownloadLinks } from './modules/releases/download-link';
@@ -177,14 +178,16 @@ export function createServices(
     delivery: adapters.analyticsDelivery?.settings,
     now: adapters.analyticsDelivery?.now,
   });
+  const audit = createAuditService({ db, users: auth });
   const upgrades = createUpgradesService({
     db,
     keys,
     analytics,
+    audit,
+    auth,
     redeemLimits: { byUser: limits.tokenRedeemByUser, byIp: limits.tokenRedeemByIp },
   });
   const billing = createBillingService({ db, vies, verifyLimit: limits.vatChecks });
-  const audit = createAuditService({ db, users: auth });
   const credits = createCreditsService({
     db,
     keys,
@@ -232,6 +235,7 @@ export function createServices(
     publicUrl,
     log,
   });
+  const staffOrders = createStaffOrdersService({ db, card: paymentProvider, wallet: walletProvider, audit, auth, log });
   // The §9 prices on first start; the sandbox has its own price ids, Stripe's are set by staff (PUT
   // /staff/upgrade-prices) — until then the dialog says 'No Price ID configured …'.
   const customersAdmin = createCustomersAdminService({
@@ -277,6 +281,8 @@ export function createServices(
     /** PayPal (Orders v2) into the card path's orders and fulfilment. */
     wallet,
     walletProvider,
+    /** Staff's orders: the list and refunds asked of the provider (issue 12). */
+    staffOrders,
     /** The sandbox wallet's approval page and refunds, present only while the wallet runs in the sandbox. */
     sandboxWallet: walletProvider.name === 'paypal_sandbox' ? walletProvider : null,
     audit,

@@ -143,7 +143,7 @@ describe('Completed Upgrade Token Redemption is recorded by the redemption', () 
       method: 'POST',
       url: '/staff/upgrade-tokens',
       headers: auth(staffToken),
-      payload: { path: 'REGULAR_TO_PRO', count: 1 },
+      payload: { path: 'REGULAR_TO_PRO', count: 1, reason: 'test batch' },
     });
     const [upgradeKey] = minted.json<{ tokens: string[] }>().tokens;
     const redeem = (code: string) =>

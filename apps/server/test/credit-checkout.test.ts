@@ -172,7 +172,13 @@ describe('GET /credits/packs', () => {
 });
 
 describe('staff credit packs', () => {
-  const body = { name: '30 credits', credits: 30, amount_cents: 10000, provider_price_id: 'price_sandbox_credits_30' };
+  const body = {
+    name: '30 credits',
+    credits: 30,
+    amount_cents: 10000,
+    provider_price_id: 'price_sandbox_credits_30',
+    reason: 'test pack',
+  };
 
   it('refuses customers and team members (403) and anonymous callers (401)', async () => {
     for (const role of [undefined, 'team']) {

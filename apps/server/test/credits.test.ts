@@ -54,6 +54,7 @@ async function product(values: { grant_type?: string; grant_value: string; cost_
     grant_type: values.grant_type ?? 'license_level',
     grant_value: values.grant_value,
     cost_credits: values.cost_credits,
+    reason: 'test product',
   });
   expect(response.statusCode, response.body).toBe(201);
   return response.json<{ redeem_product: { id: number } }>().redeem_product.id;
@@ -181,7 +182,9 @@ describe('buying a license with credits', () => {
     const { token } = await newUser();
     await grant(emailOf(people), 50);
     const retired = await product({ grant_value: 'REGULAR', cost_credits: 1, name: 'Retired' });
-    expect((await call('DELETE', `/staff/redeem-products/${retired}`, staffToken)).statusCode).toBe(204);
+    expect(
+      (await call('DELETE', `/staff/redeem-products/${retired}`, staffToken, { reason: 'test retire' })).statusCode,
+    ).toBe(204);
     const gone = await call('POST', '/credits/redeem', token, { redeem_product_id: retired });
     expect(gone.statusCode).toBe(404);
     expect(gone.json().code).toBe('redeem_product_not_found');

@@ -106,6 +106,26 @@ describe('the PayPal adapter against a local fake of Orders v2', () => {
     expect(await paypal.getOrder('UNKNOWN0ORDER0ID')).toBeNull();
   });
 
+  it('refunds what remains of the capture with the PayPal-Request-Id; a retry replays, nothing is refunded twice', async () => {
+    const order = await create(10_000);
+    fake.approve(order.ref);
+    const captured = await paypal.captureOrder(order.ref, 'keyport-capture-refund');
+    const refunded = await paypal.refundOrder(order.ref, 'keyport-refund-order-9');
+    expect(refunded).toMatchObject({ captureStatus: 'REFUNDED', refundedCents: 10_000 });
+    const sent = fake.requests.filter(
+      (request) => request.path === `/v2/payments/captures/${captured.captureId}/refund`,
+    );
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.requestId).toBe('keyport-refund-order-9');
+
+    expect(await paypal.refundOrder(order.ref, 'keyport-refund-order-9')).toMatchObject({ refundedCents: 10_000 });
+    await expect(paypal.refundOrder(order.ref, 'another-request')).rejects.toBeInstanceOf(WalletProviderError);
+    expect(await paypal.getOrder(order.ref)).toMatchObject({ refundedCents: 10_000 });
+
+    const uncaptured = await create();
+    await expect(paypal.refundOrder(uncaptured.ref, 'keyport-refund-x')).rejects.toBeInstanceOf(WalletProviderError);
+  });
+
   it('verifies webhooks with verify-webhook-signature, and refuses a bad signature', async () => {
     const body = JSON.stringify({
       id: 'WH-1',

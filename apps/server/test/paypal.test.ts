@@ -18,7 +18,7 @@ import {
   type SandboxWalletProvider,
 } from '../src/integrations/wallet/sandbox-adapter';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
-import { ownedKey, tierOf as tierOfKey } from './helpers/keys';
+import { ownedKey, paypalOrderBody as body, tierOf as tierOfKey } from './helpers/keys';
 
 const WEBHOOK_SECRET = 'paypal_sandbox_test_secret';
 
@@ -53,28 +53,6 @@ const newUser = (label = 'wallet') =>
 const keyFor = (userId: number, tier: 'LITE' | 'REGULAR' | 'PRO' = 'LITE') => ownedKey(t, userId, tier);
 
 const tierOf = (apiKey: string) => tierOfKey(t, apiKey);
-
-/** The spec's flat body (§7), a German consumer. */
-const body = (key: string, extra: Record<string, unknown> = {}) => ({
-  price_id: 'price_sandbox_lite_to_pro',
-  theme_type: 'PRO',
-  key,
-  country_code: 'DE',
-  vat_id: null,
-  customer_name: 'Greta Kunde',
-  customer_email: 'greta@example.de',
-  company_name: null,
-  billing_address: {
-    line1: 'Hauptstraße 1',
-    line2: null,
-    city: 'Berlin',
-    state: null,
-    postal_code: '10115',
-    country: 'DE',
-  },
-  metadata: { source: 'dashboard' },
-  ...extra,
-});
 
 const createOrder = (token: string, payload: object) =>
   t.app.inject({ method: 'POST', url: '/stripe/paypal/create-order', headers: auth(token), payload });

@@ -42,7 +42,7 @@ describe('an upgraded key', () => {
       method: 'POST',
       url: '/staff/upgrade-tokens',
       headers: auth(staffToken),
-      payload: { path: 'LITE_TO_REGULAR', count: 1 },
+      payload: { path: 'LITE_TO_REGULAR', count: 1, reason: 'test batch' },
     });
     const [upgradeKey] = minted.json<{ tokens: string[] }>().tokens;
     const redeemed = await t.app.inject({

@@ -35,7 +35,7 @@ async function mintTokens(path: 'LITE_TO_REGULAR' | 'REGULAR_TO_PRO' | 'LITE_TO_
     method: 'POST',
     url: '/staff/upgrade-tokens',
     headers: auth(token),
-    payload: { path, count },
+    payload: { path, count, reason: 'test batch' },
   });
   expect(response.statusCode).toBe(201);
   return response.json<{ tokens: string[] }>().tokens;
@@ -95,7 +95,7 @@ describe('upgrade tokens', () => {
       method: 'POST',
       url: '/staff/upgrade-tokens',
       headers: auth(customer),
-      payload: { path: 'LITE_TO_REGULAR', count: 1 },
+      payload: { path: 'LITE_TO_REGULAR', count: 1, reason: 'test batch' },
     });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error: expect.any(String), code: expect.any(String) });
@@ -248,7 +248,7 @@ describe('staff prices', () => {
       method: 'PUT',
       url: '/staff/upgrade-prices',
       headers: auth(staffToken),
-      payload: { prices: [{ path: 'REGULAR_TO_PRO', amount_cents: 25000, price_id: null }] },
+      payload: { prices: [{ path: 'REGULAR_TO_PRO', amount_cents: 25000, price_id: null }], reason: 'test price' },
     });
     expect(saved.statusCode).toBe(200);
     const { token, id } = await newUser();
@@ -265,7 +265,10 @@ describe('staff prices', () => {
       method: 'PUT',
       url: '/staff/upgrade-prices',
       headers: auth(staffToken),
-      payload: { prices: [{ path: 'REGULAR_TO_PRO', amount_cents: 22000, price_id: 'price_sandbox_regular_to_pro' }] },
+      payload: {
+        prices: [{ path: 'REGULAR_TO_PRO', amount_cents: 22000, price_id: 'price_sandbox_regular_to_pro' }],
+        reason: 'test price back',
+      },
     });
   });
 });

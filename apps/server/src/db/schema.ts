@@ -297,8 +297,14 @@ export const upgradeTokens = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
     usedBy: integer('used_by').references(() => users.id, { onDelete: 'set null' }),
     usedOnKeyId: integer('used_on_key_id').references(() => licenseKeys.id, { onDelete: 'set null' }),
+    /** Set by staff on an unused token (issue 12): a revoked token never redeems. */
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedBy: integer('revoked_by').references(() => users.id, { onDelete: 'set null' }),
   },
-  (t) => [index('upgrade_tokens_used_by_idx').on(t.usedBy)],
+  (t) => [
+    index('upgrade_tokens_used_by_idx').on(t.usedBy),
+    check('upgrade_tokens_used_or_revoked', sql`${t.usedAt} is null or ${t.revokedAt} is null`),
+  ],
 );
 
 /** Every upgrade a person got, paid or redeemed (modules/upgrades): §3 "Purchased upgrade record". */

@@ -2,7 +2,7 @@
  * A local HTTP stand-in for the part of PayPal's REST API Keyport uses: the OAuth2 client-credentials token, Orders v2
  * (create, get, capture — with `PayPal-Request-Id` replay, `ORDER_ALREADY_CAPTURED`, `ORDER_NOT_APPROVED` and a
  * declined capture, `INSTRUMENT_DECLINED`, all as 422 `{name, details: [{issue, description}], debug_id}`), refunds as
- * the order then shows them, and `/v1/notifications/verify-webhook-signature`. `approve` is what the payer does on
+ * the order then shows them (made by the test, or by `POST /v2/payments/captures/{id}/refund`), and `/v1/notifications/verify-webhook-signature`. `approve` is what the payer does on
  * PayPal's page. Orders live in memory.
  */
 import { randomBytes } from 'node:crypto';
@@ -172,6 +172,45 @@ export async function startFakePaypalApi(): Promise<FakePaypalApi> {
         answer(200, representation(order));
         return;
       }
+      const refundOf = /^\/v2\/payments\/captures\/([A-Z0-9]+)\/refund$/.exec(url.pathname);
+      if (req.method === 'POST' && refundOf) {
+        const captured = [...orders.values()].find((candidate) => candidate.capture?.id === refundOf[1]);
+        if (!captured?.capture) {
+          answer(404, issue('RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist.'));
+          return;
+        }
+        const input = (typeof body === 'object' && body !== null ? body : {}) as { amount?: { value: string } };
+        const remaining =
+          cents(captured.capture.amount.value) -
+          captured.refunds.reduce((sum, refund) => sum + cents(refund.amount.value), 0);
+        const wanted = input.amount ? cents(input.amount.value) : remaining;
+        if (remaining <= 0) {
+          answer(
+            422,
+            issue('UNPROCESSABLE_ENTITY', 'CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded.'),
+          );
+          return;
+        }
+        if (wanted > remaining) {
+          answer(
+            422,
+            issue(
+              'UNPROCESSABLE_ENTITY',
+              'REFUND_AMOUNT_EXCEEDED',
+              'The refund amount must be less than or equal to the capture amount that has not yet been refunded.',
+            ),
+          );
+          return;
+        }
+        const refundId = id(17);
+        captured.refunds.push({
+          id: refundId,
+          status: 'COMPLETED',
+          amount: { currency_code: captured.amount.currency_code, value: toDecimal(wanted) },
+        });
+        answer(201, { id: refundId, status: 'COMPLETED' });
+        return;
+      }
       const match = /^\/v2\/checkout\/orders\/([A-Z0-9]+)(\/capture)?$/.exec(url.pathname);
       const order = match ? orders.get(match[1]!) : undefined;
       if (match && !order) {
@@ -297,7 +336,7 @@ export async function startFakePaypalApi(): Promise<FakePaypalApi> {
         status: 'COMPLETED',
         amount: {
           currency_code: order.amount.currency_code,
-          value: `${Math.floor(amountCents / 100)}.${String(amountCents % 100).padStart(2, '0')}`,
+          value: toDecimal(amountCents),
         },
       });
     },
@@ -308,6 +347,10 @@ export async function startFakePaypalApi(): Promise<FakePaypalApi> {
 
 function issue(name: string, issueCode: string, description: string) {
   return { name, message: description, debug_id: id(13), details: [{ issue: issueCode, description }] };
+}
+
+function toDecimal(amountCents: number): string {
+  return `${Math.floor(amountCents / 100)}.${String(amountCents % 100).padStart(2, '0')}`;
 }
 
 function cents(value: string): number {

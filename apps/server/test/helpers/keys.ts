@@ -25,3 +25,25 @@ export const GERMAN_CONSUMER = {
   company_name: null,
   vat_id: null,
 };
+
+/** The §7 PayPal create-order body (flat), LITE→PRO for a German consumer. */
+export const paypalOrderBody = (key: string, extra: Record<string, unknown> = {}) => ({
+  price_id: 'price_sandbox_lite_to_pro',
+  theme_type: 'PRO',
+  key,
+  country_code: 'DE',
+  vat_id: null,
+  customer_name: 'Greta Kunde',
+  customer_email: 'greta@example.de',
+  company_name: null,
+  billing_address: {
+    line1: 'Hauptstraße 1',
+    line2: null,
+    city: 'Berlin',
+    state: null,
+    postal_code: '10115',
+    country: 'DE',
+  },
+  metadata: { source: 'dashboard' },
+  ...extra,
+});

@@ -3,6 +3,7 @@ import { BillingSchema, OrderQuoteSchema } from './payments';
 import { defineContract } from './define';
 import { StaffReasonSchema } from './staff';
 import { KeySchema } from './keys';
+import { StaffReasonSchema } from './staff';
 
 /**
  * Credits (spec §1, §3, §5, §7; issue 11). Credits are money: the balance never goes below zero (the database
@@ -245,6 +246,7 @@ export const StaffRedeemProductSchema = z.extend(RedeemProductSchema, {
   created_at: z.string(),
   updated_at: z.string(),
 });
+export type StaffRedeemProduct = z.infer<typeof StaffRedeemProductSchema>;
 
 const redeemProductBody = z.object({
   name: z.string().check(z.trim(), z.minLength(1, 'A name is required'), z.maxLength(120)),
@@ -253,6 +255,7 @@ const redeemProductBody = z.object({
   grant_value: z.string().check(z.trim(), z.minLength(1, 'grant_value is required'), z.maxLength(60)),
   cost_credits: z.int().check(z.minimum(1, 'cost_credits must be at least 1'), z.maximum(10_000)),
   active: z.optional(z.boolean()),
+  reason: StaffReasonSchema,
 });
 
 export const staffListRedeemProducts = defineContract({
@@ -298,10 +301,12 @@ export const staffDeleteRedeemProduct = defineContract({
   tags: ['staff'],
   access: 'staff',
   params: idParams,
+  body: z.object({ reason: StaffReasonSchema }),
   status: 204,
 });
 
 export const StaffCreditPackSchema = z.extend(CreditPackSchema, { active: z.boolean() });
+export type StaffCreditPack = z.infer<typeof StaffCreditPackSchema>;
 
 const creditPackBody = z.object({
   name: z.string().check(z.trim(), z.minLength(1, 'A name is required'), z.maxLength(120)),
@@ -309,6 +314,7 @@ const creditPackBody = z.object({
   amount_cents: z.int().check(z.minimum(50, 'amount_cents must be at least 50'), z.maximum(10_000_000)),
   provider_price_id: z.nullable(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
   active: z.optional(z.boolean()),
+  reason: StaffReasonSchema,
 });
 
 export const staffListCreditPacks = defineContract({

@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { TIERS } from '../domain/tiers';
 import { defineContract } from './define';
 import { KeySchema } from './keys';
+import { StaffCursorSchema, StaffPageLimitSchema, StaffReasonSchema } from './staff';
 
 /** §7 GET /stripe/config: what the browser needs to load the card form (no auth). */
 export const getStripeConfig = defineContract({
@@ -141,4 +142,78 @@ export const getOrderReceipt = defineContract({
   access: 'user',
   produces: 'application/pdf',
   params: z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid order')) }),
+});
+
+/** Issue 12: how a staff member filters orders by the way they were paid (card: Stripe or its sandbox; PayPal: either). */
+export const PaymentMethodSchema = z.enum(['card', 'paypal']);
+export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
+
+/** An order as staff see it: what was bought, by whom, the provider's ids and the VAT evidence. */
+export const StaffOrderSchema = z.extend(
+  z.pick(OrderQuoteSchema, {
+    id: true,
+    kind: true,
+    status: true,
+    from: true,
+    to: true,
+    credits: true,
+    currency: true,
+    base_amount: true,
+    vat_amount: true,
+    total_amount: true,
+    vat_rate: true,
+    reverse_charge: true,
+  }),
+  {
+    user_id: z.int(),
+    email: z.string(),
+    license_key: z.nullable(z.string()),
+    method: PaymentMethodSchema,
+    /** The provider as stored: 'stripe', 'sandbox' (card), 'paypal', 'paypal_sandbox'. */
+    provider: z.string(),
+    /** A PaymentIntent id (card) or a PayPal order id. */
+    provider_payment_id: z.nullable(z.string()),
+    billing_country: z.string(),
+    vat_id: z.nullable(z.string()),
+    vat_consultation_number: z.nullable(z.string()),
+    processing_error: z.nullable(z.string()),
+    created_at: z.string(),
+    paid_at: z.nullable(z.string()),
+    refunded_at: z.nullable(z.string()),
+  },
+);
+export type StaffOrder = z.infer<typeof StaffOrderSchema>;
+
+/** Issue 12: card and PayPal orders, newest first, cursor-paged (the cursor is the last id seen). */
+export const staffListOrders = defineContract({
+  operationId: 'staffListOrders',
+  method: 'GET',
+  path: '/staff/orders',
+  summary: 'Card and PayPal orders, newest first, with provider ids and VAT evidence (staff only)',
+  tags: ['staff'],
+  access: 'staff',
+  query: z.object({
+    status: z.optional(OrderQuoteSchema.shape.status),
+    provider: z.optional(PaymentMethodSchema),
+    cursor: StaffCursorSchema,
+    limit: StaffPageLimitSchema,
+  }),
+  response: z.object({ orders: z.array(StaffOrderSchema), next_cursor: z.nullable(z.string()) }),
+});
+
+/**
+ * Issue 12: asks the order's provider for a full refund (one idempotency key per order). The order changes only when
+ * the provider's refund webhook arrives, as for any refund; answered 202 with the order as it is now.
+ */
+export const staffRefundOrder = defineContract({
+  operationId: 'staffRefundOrder',
+  method: 'POST',
+  path: '/staff/orders/:id/refund',
+  summary: 'Ask the provider to refund a completed or disputed order in full (staff only)',
+  tags: ['staff'],
+  access: 'staff',
+  status: 202,
+  params: z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid id')) }),
+  body: z.object({ reason: StaffReasonSchema }),
+  response: z.object({ order: StaffOrderSchema }),
 });

@@ -10,6 +10,14 @@ export const StaffReasonSchema = z
   .string()
   .check(z.trim(), z.minLength(3, 'Give a reason (at least 3 characters)'), z.maxLength(500, 'At most 500 characters'));
 
+/** A staff list's cursor: the last id of the page before (lists are newest first). */
+export const StaffCursorSchema = z.optional(z.string().check(z.regex(/^\d{1,10}$/, 'Invalid cursor')));
+
+/** Rows per page of a staff list: 1–100 (each list has its default). */
+export const StaffPageLimitSchema = z.optional(
+  z.coerce.number().check(z.int('Invalid limit'), z.minimum(1, 'Invalid limit'), z.maximum(100, 'Invalid limit')),
+);
+
 export const mintKeys = defineContract({
   operationId: 'mintKeys',
   method: 'POST',

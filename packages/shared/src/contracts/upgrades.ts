@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { TIERS } from '../domain/tiers';
 import { defineContract } from './define';
 import { KeySchema } from './keys';
+import { StaffCursorSchema, StaffPageLimitSchema, StaffReasonSchema } from './staff';
 
 /** LITE_TO_REGULAR, REGULAR_TO_PRO, LITE_TO_PRO (packages/shared/src/domain/upgrade-paths.ts). */
 export const UpgradePathSchema = z.enum(['LITE_TO_REGULAR', 'REGULAR_TO_PRO', 'LITE_TO_PRO']);
@@ -127,6 +128,7 @@ export const UpgradePriceSchema = z.object({
   currency: z.literal('usd'),
   price_id: z.nullable(z.string()),
 });
+export type UpgradePrice = z.infer<typeof UpgradePriceSchema>;
 
 export const getUpgradePrices = defineContract({
   operationId: 'getUpgradePrices',
@@ -162,6 +164,7 @@ export const saveUpgradePrices = defineContract({
         }),
       )
       .check(z.minLength(1, 'prices must not be empty'), z.maxLength(3, 'one entry per path')),
+    reason: StaffReasonSchema,
   }),
   response: z.object({ prices: z.array(UpgradePriceSchema) }),
 });
@@ -177,6 +180,53 @@ export const mintUpgradeTokens = defineContract({
   body: z.object({
     path: UpgradePathSchema,
     count: z.int().check(z.minimum(1, 'count must be at least 1'), z.maximum(500, 'count must be at most 500')),
+    reason: StaffReasonSchema,
   }),
   response: z.object({ path: UpgradePathSchema, tokens: z.array(z.string()) }),
+});
+
+export const UpgradeTokenStatusSchema = z.enum(['unused', 'used', 'revoked']);
+export type UpgradeTokenStatus = z.infer<typeof UpgradeTokenStatusSchema>;
+
+/** An upgrade token as staff see it (issue 12): never the token itself, only a hash of it is kept. */
+export const StaffUpgradeTokenSchema = z.object({
+  id: z.int(),
+  path: UpgradePathSchema,
+  status: UpgradeTokenStatusSchema,
+  created_at: z.string(),
+  created_by_email: z.nullable(z.string()),
+  used_at: z.nullable(z.string()),
+  used_by_email: z.nullable(z.string()),
+  revoked_at: z.nullable(z.string()),
+});
+export type StaffUpgradeToken = z.infer<typeof StaffUpgradeTokenSchema>;
+
+/** Issue 12: upgrade tokens, newest first, cursor-paged (the cursor is the last id seen). */
+export const staffListUpgradeTokens = defineContract({
+  operationId: 'staffListUpgradeTokens',
+  method: 'GET',
+  path: '/staff/upgrade-tokens',
+  summary: 'Upgrade tokens with who used them, newest first (staff only)',
+  tags: ['staff'],
+  access: 'staff',
+  query: z.object({
+    status: z.optional(UpgradeTokenStatusSchema),
+    path: z.optional(UpgradePathSchema),
+    cursor: StaffCursorSchema,
+    limit: StaffPageLimitSchema,
+  }),
+  response: z.object({ tokens: z.array(StaffUpgradeTokenSchema), next_cursor: z.nullable(z.string()) }),
+});
+
+/** Issue 12: revokes an unused token (409 when it was used or revoked already); a revoked token never redeems. */
+export const staffRevokeUpgradeToken = defineContract({
+  operationId: 'staffRevokeUpgradeToken',
+  method: 'POST',
+  path: '/staff/upgrade-tokens/:id/revoke',
+  summary: 'Revoke an unused upgrade token (staff only)',
+  tags: ['staff'],
+  access: 'staff',
+  params: z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid id')) }),
+  body: z.object({ reason: StaffReasonSchema }),
+  response: z.object({ token: StaffUpgradeTokenSchema }),
 });

@@ -45,6 +45,12 @@ export interface CreatePaymentInput {
   idempotencyKey: string;
 }
 
+/** A full refund of what remains of a payment (issue 12: staff refund an order through the provider). */
+export interface RefundPaymentInput {
+  /** The same key returns the same refund (a retried request never refunds twice). */
+  idempotencyKey: string;
+}
+
 /** A verified webhook event, reduced to what fulfilment needs. */
 export interface ProviderEvent {
   /** The provider's event id (`evt_…`): the dedupe key. */
@@ -78,6 +84,11 @@ export interface PaymentProvider {
   retrievePayment(ref: string): Promise<ProviderPayment | null>;
   /** Cancels a payment nobody will confirm any more (no-op when it already succeeded or was canceled). */
   cancelPayment(ref: string): Promise<void>;
+  /**
+   * Refunds what remains of a succeeded payment and returns the payment re-read. The provider announces the refund
+   * with its webhook; fulfilment reacts to that, not to this answer.
+   */
+  refundPayment(ref: string, input: RefundPaymentInput): Promise<ProviderPayment>;
   /**
    * Verifies a webhook delivery on its raw bytes and signature header (`Stripe-Signature`), within the tolerance of
    * 5 minutes. Throws WebhookVerificationError when it is not authentic.

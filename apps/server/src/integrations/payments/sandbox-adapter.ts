@@ -9,6 +9,7 @@ import {
   type PaymentProvider,
   type ProviderPayment,
   type ProviderPaymentStatus,
+  type RefundPaymentInput,
 } from './port';
 import { createSandboxEventDelivery } from './sandbox-event-delivery';
 import { signStripePayload, verifyStripeWebhook } from './stripe-webhook';
@@ -42,8 +43,12 @@ export interface SandboxPaymentProvider extends PaymentProvider {
   readonly name: 'sandbox';
   /** Confirms a payment with a test card's outcome, then sends the signed event (after the update committed). */
   confirmPayment(ref: string, outcome: SandboxCardOutcome): Promise<SandboxConfirmResult>;
-  /** Refunds part or all of a succeeded payment, then sends `charge.refunded`. */
-  refundPayment(ref: string, cents: number): Promise<ProviderPayment>;
+  /**
+   * Refunds part (`cents`, what a test or the provider's dashboard does) or what remains (the port's call) of a
+   * succeeded payment, then sends `charge.refunded`. A full refund of a payment refunded in full already returns it
+   * unchanged and sends nothing (the idempotent retry of the port's call).
+   */
+  refundPayment(ref: string, amount: number | RefundPaymentInput): Promise<ProviderPayment>;
   /** The card holder disputes a succeeded payment with their bank: sends `charge.dispute.created`. */
   disputePayment(ref: string, reason?: string): Promise<void>;
   /** Resolves when no event delivery is in flight (tests; a graceful shutdown). */
@@ -174,7 +179,19 @@ export function createSandboxPaymentProvider(options: SandboxPaymentProviderOpti
       return { result: 'declined', code: outcome.code, message: outcome.message, payment: toProviderPayment(row) };
     },
 
-    async refundPayment(ref, cents) {
+    async refundPayment(ref, amount) {
+      let cents: number;
+      if (typeof amount === 'number') {
+        cents = amount;
+      } else {
+        const current = await findPayment(ref);
+        if (!current) throw new PaymentProviderError(`No such payment: ${ref}`);
+        if (current.status === 'succeeded' && current.refundedCents === current.amountCents) {
+          return toProviderPayment(current);
+        }
+        // What remains now; the conditional update below still refuses to refund more than was paid.
+        cents = current.amountCents - current.refundedCents;
+      }
       if (!Number.isInteger(cents) || cents <= 0) throw new PaymentProviderError('Refund amount must be positive');
       const [row] = await db
         .update(sandboxPayments)
@@ -189,6 +206,10 @@ export function createSandboxPaymentProvider(options: SandboxPaymentProviderOpti
         .returning();
       if (!row) {
         const current = await findPayment(ref);
+        // A full refund that lost to another one for the same payment: refunded in full, as asked.
+        if (typeof amount !== 'number' && current && current.refundedCents === current.amountCents) {
+          return toProviderPayment(current);
+        }
         throw new PaymentProviderError(
           !current
             ? `No such payment: ${ref}`

@@ -118,6 +118,26 @@ describe('Stripe adapter: payments', () => {
     });
   });
 
+  it('refunds what remains through stripe.refunds.create with the idempotency key; a retry refunds nothing more', async () => {
+    const payment = await stripe.createPayment(input());
+    expect((await confirmWithTestCard(api, payment.ref, 'pm_card_visa')).status).toBe(200);
+    const refunded = await stripe.refundPayment(payment.ref, { idempotencyKey: 'keyport-refund-order-41' });
+    expect(refunded).toMatchObject({ ref: payment.ref, status: 'succeeded', refundedCents: 14_280 });
+    const sent = api.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.idempotencyKey).toBe('keyport-refund-order-41');
+
+    // The same key again (a retried staff request): Stripe replays the first refund.
+    expect(await stripe.refundPayment(payment.ref, { idempotencyKey: 'keyport-refund-order-41' })).toMatchObject({
+      refundedCents: 14_280,
+    });
+    // Nothing left to refund under another key: a provider error, never a second refund.
+    await expect(stripe.refundPayment(payment.ref, { idempotencyKey: 'another-key' })).rejects.toBeInstanceOf(
+      PaymentProviderError,
+    );
+    expect(await stripe.retrievePayment(payment.ref)).toMatchObject({ refundedCents: 14_280 });
+  });
+
   it('answers null for a payment Stripe does not know', async () => {
     expect(await stripe.retrievePayment('pi_doesnotexist')).toBeNull();
   });

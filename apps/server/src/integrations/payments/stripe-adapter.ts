@@ -5,6 +5,7 @@ import {
   type PaymentProvider,
   type ProviderPayment,
   type ProviderPaymentStatus,
+  type RefundPaymentInput,
 } from './port';
 import { redactSecrets } from './redact-secrets';
 import { verifyStripeWebhook } from './stripe-webhook';
@@ -77,6 +78,17 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
         }
         throw toProviderError('cancel the payment', error);
       }
+    },
+
+    async refundPayment(ref: string, input: RefundPaymentInput) {
+      // No amount: Stripe refunds what remains of the charge. The key makes a retry return the same refund.
+      await call('refund the payment', () =>
+        stripe.refunds.create({ payment_intent: ref }, { idempotencyKey: input.idempotencyKey }),
+      );
+      const payment = await call('read the payment', () =>
+        stripe.paymentIntents.retrieve(ref, { expand: ['latest_charge'] }),
+      );
+      return toProviderPayment(payment);
     },
 
     verifyWebhook(rawBody, signatureHeader) {

@@ -105,6 +105,12 @@ export interface WalletProvider {
    * is success (re-read and returned). A refusal throws WalletCaptureError; an outage WalletProviderError.
    */
   captureOrder(ref: string, requestId: string): Promise<WalletOrder>;
+  /**
+   * Refunds what remains of the order's capture (`POST /v2/payments/captures/{id}/refund` with
+   * `PayPal-Request-Id` = requestId) and returns the order re-read. PayPal announces it with
+   * `PAYMENT.CAPTURE.REFUNDED`; fulfilment reacts to that event, not to this answer.
+   */
+  refundOrder(ref: string, requestId: string): Promise<WalletOrder>;
   /** Verifies a delivery (headers and raw bytes); throws WalletWebhookError when it is not authentic. */
   verifyWebhook(headers: WebhookHeaders, rawBody: Buffer): Promise<WalletEvent>;
 }

@@ -95,6 +95,45 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
     return row;
   }
 
+  async function refundCapture(ref: string, cents: number): Promise<WalletOrder> {
+    if (!Number.isInteger(cents) || cents <= 0) throw new WalletProviderError('Refund amount must be positive');
+    const [row] = await db
+      .update(sandboxPaypalOrders)
+      .set({
+        refundedCents: sql`${sandboxPaypalOrders.refundedCents} + ${cents}`,
+        captureStatus: sql`case when ${sandboxPaypalOrders.refundedCents} + ${cents} >= ${sandboxPaypalOrders.capturedCents} then 'REFUNDED' else 'PARTIALLY_REFUNDED' end`,
+        updatedAt: new Date(),
+      })
+      .where(
+        and(
+          eq(sandboxPaypalOrders.id, ref),
+          eq(sandboxPaypalOrders.status, 'COMPLETED'),
+          sql`${sandboxPaypalOrders.refundedCents} + ${cents} <= ${sandboxPaypalOrders.capturedCents}`,
+        ),
+      )
+      .returning();
+    if (!row) {
+      const current = await find(ref);
+      throw new WalletProviderError(
+        !current
+          ? `No such order: ${ref}`
+          : current.status !== 'COMPLETED'
+            ? 'This order cannot be refunded: it was not captured'
+            : 'Refund amount is greater than what remains to refund',
+      );
+    }
+    emit('PAYMENT.CAPTURE.REFUNDED', 'refund', `A $ ${centsToDecimal(cents)} USD capture payment was refunded`, {
+      id: randomId(17),
+      status: 'COMPLETED',
+      amount: { currency_code: row.currency, value: centsToDecimal(cents) },
+      custom_id: row.customId,
+      invoice_id: row.invoiceId,
+      supplementary_data: { related_ids: { order_id: row.id, capture_id: row.captureId } },
+      links: [{ href: `/v2/payments/captures/${row.captureId}`, rel: 'up', method: 'GET' }],
+    });
+    return toWalletOrder(row);
+  }
+
   return {
     name: 'paypal_sandbox',
     clientId: null,
@@ -195,43 +234,16 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
       throw new WalletCaptureError('ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.');
     },
 
-    async refundCapture(ref, cents) {
-      if (!Number.isInteger(cents) || cents <= 0) throw new WalletProviderError('Refund amount must be positive');
-      const [row] = await db
-        .update(sandboxPaypalOrders)
-        .set({
-          refundedCents: sql`${sandboxPaypalOrders.refundedCents} + ${cents}`,
-          captureStatus: sql`case when ${sandboxPaypalOrders.refundedCents} + ${cents} >= ${sandboxPaypalOrders.capturedCents} then 'REFUNDED' else 'PARTIALLY_REFUNDED' end`,
-          updatedAt: new Date(),
-        })
-        .where(
-          and(
-            eq(sandboxPaypalOrders.id, ref),
-            eq(sandboxPaypalOrders.status, 'COMPLETED'),
-            sql`${sandboxPaypalOrders.refundedCents} + ${cents} <= ${sandboxPaypalOrders.capturedCents}`,
-          ),
-        )
-        .returning();
-      if (!row) {
-        const current = await find(ref);
-        throw new WalletProviderError(
-          !current
-            ? `No such order: ${ref}`
-            : current.status !== 'COMPLETED'
-              ? 'This order cannot be refunded: it was not captured'
-              : 'Refund amount is greater than what remains to refund',
-        );
+    refundCapture,
+
+    async refundOrder(ref, _requestId) {
+      const current = await find(ref);
+      if (!current) throw new WalletProviderError(`No such order: ${ref}`);
+      // Refunded in full already: the retry of the same request, answered with the order and no second event.
+      if (current.status === 'COMPLETED' && current.refundedCents === current.capturedCents) {
+        return toWalletOrder(current);
       }
-      emit('PAYMENT.CAPTURE.REFUNDED', 'refund', `A $ ${centsToDecimal(cents)} USD capture payment was refunded`, {
-        id: randomId(17),
-        status: 'COMPLETED',
-        amount: { currency_code: row.currency, value: centsToDecimal(cents) },
-        custom_id: row.customId,
-        invoice_id: row.invoiceId,
-        supplementary_data: { related_ids: { order_id: row.id, capture_id: row.captureId } },
-        links: [{ href: `/v2/payments/captures/${row.captureId}`, rel: 'up', method: 'GET' }],
-      });
-      return toWalletOrder(row);
+      return refundCapture(ref, current.capturedCents - current.refundedCents);
     },
 
     idle: events.idle,

@@ -31,6 +31,8 @@ export interface CreditPackInput {
   amount_cents: number;
   provider_price_id: string | null;
   active?: boolean;
+  /** Why staff made the change (issue 12): the audit entry keeps it. */
+  reason: string;
 }
 
 export interface CreditPacksServiceDeps {
@@ -51,6 +53,7 @@ export function createCreditPacksService({ db, audit }: CreditPacksServiceDeps) 
   async function change(
     staffId: number,
     action: string,
+    reason: string,
     write: (tx: DbOrTx) => Promise<repo.CreditPackRow>,
   ): Promise<StaffCreditPack> {
     return db.transaction(async (tx) => {
@@ -59,6 +62,7 @@ export function createCreditPacksService({ db, audit }: CreditPacksServiceDeps) 
         actor: { type: 'staff', id: staffId },
         action,
         object: { type: 'credit_pack', id: pack.id },
+        reason,
         data: pack,
       });
       return pack;
@@ -85,10 +89,10 @@ export function createCreditPacksService({ db, audit }: CreditPacksServiceDeps) 
     },
 
     create: (staffId: number, input: CreditPackInput) =>
-      change(staffId, 'credit_pack.created', (tx) => repo.insertPack(tx, toValues(input))),
+      change(staffId, 'credit_pack.created', input.reason, (tx) => repo.insertPack(tx, toValues(input))),
 
     update: (staffId: number, packId: number, input: CreditPackInput) =>
-      change(staffId, 'credit_pack.updated', async (tx) => {
+      change(staffId, 'credit_pack.updated', input.reason, async (tx) => {
         const updated = await repo.updatePack(tx, packId, toValues(input));
         if (!updated) throw notFound('Credit pack not found.', 'credit_pack_not_found');
         return updated;

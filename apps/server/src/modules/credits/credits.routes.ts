@@ -32,8 +32,8 @@ export async function creditsRoutes(app: FastifyInstance) {
   registerRoute(app, contracts.staffUpdateRedeemProduct, async ({ user, params, body }) => ({
     redeem_product: await credits.updateProduct(user.id, Number(params.id), body),
   }));
-  registerRoute(app, contracts.staffDeleteRedeemProduct, async ({ user, params }) => {
-    await credits.retireProduct(user.id, Number(params.id));
+  registerRoute(app, contracts.staffDeleteRedeemProduct, async ({ user, params, body }) => {
+    await credits.retireProduct(user.id, Number(params.id), body.reason);
   });
   registerRoute(app, contracts.staffListReports, ({ query }) => credits.listReports(query));
   registerRoute(app, contracts.staffApproveReport, async ({ user, params, body }) => ({

@@ -363,7 +363,7 @@ export function createCreditsService(deps: CreditsServiceDeps) {
     async createProduct(staffId: number, values: RedeemProductInput) {
       return db.transaction(async (tx) => {
         const row = await repo.insertRedeemProduct(tx, fromProductInput(values));
-        await recordProductChange(tx, staffId, 'redeem_product.created', row);
+        await recordProductChange(tx, staffId, 'redeem_product.created', values.reason, row);
         return toStaffRedeemProduct(row);
       });
     },
@@ -372,17 +372,17 @@ export function createCreditsService(deps: CreditsServiceDeps) {
       return db.transaction(async (tx) => {
         const row = await repo.updateRedeemProduct(tx, id, fromProductInput(values));
         if (!row) throw notFound('Redeem product not found.', 'redeem_product_not_found');
-        await recordProductChange(tx, staffId, 'redeem_product.updated', row);
+        await recordProductChange(tx, staffId, 'redeem_product.updated', values.reason, row);
         return toStaffRedeemProduct(row);
       });
     },
 
     /** Retires a product: it stays (redemptions refer to it) and is no longer offered. */
-    async retireProduct(staffId: number, id: number): Promise<void> {
+    async retireProduct(staffId: number, id: number, reason: string): Promise<void> {
       await db.transaction(async (tx) => {
         const row = await repo.updateRedeemProduct(tx, id, { active: false });
         if (!row) throw notFound('Redeem product not found.', 'redeem_product_not_found');
-        await recordProductChange(tx, staffId, 'redeem_product.retired', row);
+        await recordProductChange(tx, staffId, 'redeem_product.retired', reason, row);
       });
     },
 
@@ -390,11 +390,18 @@ export function createCreditsService(deps: CreditsServiceDeps) {
     ensureProducts: (rows: repo.RedeemProductValues[], tx: DbOrTx = db) => repo.insertMissingRedeemProducts(tx, rows),
   };
 
-  async function recordProductChange(tx: DbOrTx, staffId: number, action: string, row: repo.RedeemProductRow) {
+  async function recordProductChange(
+    tx: DbOrTx,
+    staffId: number,
+    action: string,
+    reason: string,
+    row: repo.RedeemProductRow,
+  ) {
     await audit.record(tx, {
       actor: { type: 'staff', id: staffId },
       action,
       object: { type: 'redeem_product', id: row.id },
+      reason,
       data: {
         name: row.name,
         grant_type: row.grantType,
@@ -414,6 +421,8 @@ export interface RedeemProductInput {
   grant_value: string;
   cost_credits: number;
   active?: boolean;
+  /** Why staff made the change (issue 12): the audit entry keeps it. */
+  reason: string;
 }
 
 function fromProductInput(input: RedeemProductInput): repo.RedeemProductValues {

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { paymentWebhookEvents, upgradeOrders, type UpgradeOrderStatus } from '../../db/schema';
 
@@ -222,4 +222,23 @@ export function orderStatuses(db: DbOrTx, orderIds: number[]) {
     .select({ id: upgradeOrders.id, status: upgradeOrders.status })
     .from(upgradeOrders)
     .where(inArray(upgradeOrders.id, orderIds));
+}
+
+/** Staff's list (issue 12): newest first, `limit` rows with an id below `beforeId`, by status and provider names. */
+export function listOrdersForStaff(
+  db: DbOrTx,
+  filters: { status?: UpgradeOrderStatus; providers?: string[]; beforeId: number | null; limit: number },
+) {
+  return db
+    .select()
+    .from(upgradeOrders)
+    .where(
+      and(
+        filters.status ? eq(upgradeOrders.status, filters.status) : undefined,
+        filters.providers ? inArray(upgradeOrders.provider, filters.providers) : undefined,
+        filters.beforeId === null ? undefined : lt(upgradeOrders.id, filters.beforeId),
+      ),
+    )
+    .orderBy(desc(upgradeOrders.id))
+    .limit(filters.limit);
 }

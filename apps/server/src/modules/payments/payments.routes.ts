@@ -11,7 +11,13 @@ export const CARD_NUMBER_INVALID = 'Your card number is invalid.';
 
 /** §7 card payments: config, payment intents and their sync, the webhook, the sandbox's confirmation, receipts. */
 export async function paymentsRoutes(app: FastifyInstance) {
-  const { payments, sandboxPayments, receipts, wallet, sandboxWallet } = app.services;
+  const { payments, sandboxPayments, receipts, wallet, sandboxWallet, staffOrders } = app.services;
+
+  // Issue 12: staff's orders, and refunds asked of the provider (its webhook then does the rest).
+  registerRoute(app, contracts.staffListOrders, ({ query }) => staffOrders.list(query));
+  registerRoute(app, contracts.staffRefundOrder, async ({ user, params, body }) => ({
+    order: await staffOrders.requestRefund(user.id, Number(params.id), body.reason),
+  }));
 
   registerRoute(app, contracts.getStripeConfig, async (_input, _request, reply) => {
     reply.header('cache-control', 'no-store');

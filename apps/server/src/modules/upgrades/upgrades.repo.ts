@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { UpgradePath } from '@keyport/shared/domain/upgrade-paths';
 import type { DbOrTx } from '../../db/client';
 import { purchasedUpgrades, upgradePrices, upgradeTokens } from '../../db/schema';
@@ -48,7 +48,53 @@ export async function insertTokens(db: DbOrTx, path: UpgradePath, hashes: string
     .insert(upgradeTokens)
     .values(hashes.map((tokenHash) => ({ path, tokenHash, createdBy })))
     .onConflictDoNothing()
-    .returning({ tokenHash: upgradeTokens.tokenHash });
+    .returning({ id: upgradeTokens.id, tokenHash: upgradeTokens.tokenHash });
+}
+
+export type UpgradeTokenRow = typeof upgradeTokens.$inferSelect;
+export type TokenState = 'unused' | 'used' | 'revoked';
+
+const TOKEN_STATES: Record<TokenState, SQL> = {
+  unused: and(isNull(upgradeTokens.usedAt), isNull(upgradeTokens.revokedAt))!,
+  used: isNotNull(upgradeTokens.usedAt),
+  revoked: isNotNull(upgradeTokens.revokedAt),
+};
+
+/** Staff's list: newest first, `limit` rows with an id below `beforeId`. */
+export function listTokens(
+  db: DbOrTx,
+  filters: { state?: TokenState; path?: UpgradePath; beforeId: number | null; limit: number },
+) {
+  return db
+    .select()
+    .from(upgradeTokens)
+    .where(
+      and(
+        filters.state ? TOKEN_STATES[filters.state] : undefined,
+        filters.path ? eq(upgradeTokens.path, filters.path) : undefined,
+        filters.beforeId === null ? undefined : lt(upgradeTokens.id, filters.beforeId),
+      ),
+    )
+    .orderBy(desc(upgradeTokens.id))
+    .limit(filters.limit);
+}
+
+export function findTokenById(db: DbOrTx, id: number) {
+  return db
+    .select()
+    .from(upgradeTokens)
+    .where(eq(upgradeTokens.id, id))
+    .then((rows) => rows[0] ?? null);
+}
+
+/** Revokes an unused token, once: null when it does not exist, was used or was revoked already. */
+export function revokeToken(db: DbOrTx, id: number, staffId: number) {
+  return db
+    .update(upgradeTokens)
+    .set({ revokedAt: sql`now()`, revokedBy: staffId })
+    .where(and(eq(upgradeTokens.id, id), TOKEN_STATES.unused))
+    .returning()
+    .then((rows) => rows[0] ?? null);
 }
 
 /**
@@ -64,6 +110,7 @@ export function spendToken(db: DbOrTx, input: { tokenHash: string; path: Upgrade
         eq(upgradeTokens.tokenHash, input.tokenHash),
         eq(upgradeTokens.path, input.path),
         isNull(upgradeTokens.usedAt),
+        isNull(upgradeTokens.revokedAt),
       ),
     )
     .returning({ id: upgradeTokens.id })
@@ -72,7 +119,12 @@ export function spendToken(db: DbOrTx, input: { tokenHash: string; path: Upgrade
 
 export function findToken(db: DbOrTx, tokenHash: string) {
   return db
-    .select({ id: upgradeTokens.id, path: upgradeTokens.path, usedAt: upgradeTokens.usedAt })
+    .select({
+      id: upgradeTokens.id,
+      path: upgradeTokens.path,
+      usedAt: upgradeTokens.usedAt,
+      revokedAt: upgradeTokens.revokedAt,
+    })
     .from(upgradeTokens)
     .where(eq(upgradeTokens.tokenHash, tokenHash))
     .then((rows) => rows[0] ?? null);

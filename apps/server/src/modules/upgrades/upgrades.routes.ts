@@ -36,11 +36,15 @@ export async function upgradesRoutes(app: FastifyInstance) {
 
   registerRoute(app, contracts.getUpgradePrices, async () => ({ prices: (await upgrades.prices()).map(toPrice) }));
   registerRoute(app, contracts.saveUpgradePrices, async ({ user, body }) => ({
-    prices: (await upgrades.savePrices(user.id, body.prices)).map(toPrice),
+    prices: (await upgrades.savePrices(user.id, body.prices, body.reason)).map(toPrice),
   }));
   registerRoute(app, contracts.mintUpgradeTokens, async ({ user, body }) => ({
     path: body.path,
-    tokens: await upgrades.mintTokens(user.id, body.path, body.count),
+    tokens: await upgrades.mintTokens(user.id, body.path, body.count, body.reason),
+  }));
+  registerRoute(app, contracts.staffListUpgradeTokens, ({ query }) => upgrades.listTokens(query));
+  registerRoute(app, contracts.staffRevokeUpgradeToken, async ({ user, params, body }) => ({
+    token: await upgrades.revokeToken(user.id, Number(params.id), body.reason),
   }));
 }
 

@@ -1,6 +1,11 @@
 import { randomInt } from 'node:crypto';
 import type { Key } from '@keyport/shared/contracts/keys';
-import type { PurchasedUpgrade, UpgradeOption } from '@keyport/shared/contracts/upgrades';
+import type {
+  PurchasedUpgrade,
+  StaffUpgradeToken,
+  UpgradeOption,
+  UpgradeTokenStatus,
+} from '@keyport/shared/contracts/upgrades';
 import { TOKEN_MESSAGES } from '@keyport/shared/domain/card-payment';
 import { formatUsd } from '@keyport/shared/domain/money';
 import type { Tier } from '@keyport/shared/domain/tiers';
@@ -16,15 +21,22 @@ import {
 } from '@keyport/shared/domain/upgrade-paths';
 import type { Db, DbOrTx } from '../../db/client';
 import { isUniqueViolation } from '../../db/pg-errors';
-import { badRequest, conflict } from '../../http/errors';
+import { badRequest, conflict, notFound } from '../../http/errors';
 import type { RateLimiter } from '../../http/rate-limit';
 import { hashSecret } from '../../lib/secrets';
 import type { AnalyticsService } from '../analytics/analytics.service';
+import type { AuditService } from '../audit/audit.service';
+import type { AuthService } from '../auth/auth.service';
 import type { KeysService } from '../keys/keys.service';
 import * as repo from './upgrades.repo';
 
 export const TOKEN_NOT_VALID = 'This upgrade token is not valid. Check it and try again.';
 export const TOKEN_ALREADY_USED = 'This upgrade token has already been used.';
+export const TOKEN_REVOKED = 'This upgrade token has been revoked.';
+export const TOKEN_NOT_FOUND = 'Upgrade token not found.';
+export const TOKEN_NOT_REVOCABLE = 'Only an unused upgrade token can be revoked.';
+/** Rows per page of the staff token list. */
+export const TOKEN_PAGE_SIZE = 50;
 
 /** A paid order, as fulfilment hands it over (modules/payments owns the order itself). */
 export interface PaidOrder {
@@ -57,6 +69,10 @@ export interface UpgradesServiceDeps {
   db: Db;
   keys: Pick<KeysService, 'requireOwnedKey' | 'changeTier'>;
   analytics: Pick<AnalyticsService, 'recordTokenRedemption' | 'deliverSoon'>;
+  /** Staff writes (prices, token batches, revocations) are audited in their own transaction (issue 12). */
+  audit: Pick<AuditService, 'record'>;
+  /** The emails staff see next to a token (who minted it, who used it). */
+  auth: Pick<AuthService, 'emailsOf'>;
   /** Token redemptions per user and per IP (tokens must not be guessable by trying). */
   redeemLimits: { byUser: RateLimiter; byIp: RateLimiter };
 }
@@ -81,7 +97,7 @@ export function normalizeUpgradeToken(input: string): string {
  * Upgrades: the price catalogue, the options a key can take, single-use upgrade tokens, and the one way a paid or
  * redeemed upgrade reaches a key (through the keys service's conditional tier change), with its purchased record.
  */
-export function createUpgradesService({ db, keys, analytics, redeemLimits }: UpgradesServiceDeps) {
+export function createUpgradesService({ db, keys, analytics, audit, auth, redeemLimits }: UpgradesServiceDeps) {
   async function prices(tx: DbOrTx = db): Promise<UpgradePrice[]> {
     const rows = await repo.listPrices(tx);
     return UPGRADE_PATHS.flatMap((path) => {
@@ -111,6 +127,7 @@ export function createUpgradesService({ db, keys, analytics, redeemLimits }: Upg
     async savePrices(
       staffId: number,
       entries: { path: UpgradePath; amount_cents: number; price_id: string | null }[],
+      reason: string,
     ): Promise<UpgradePrice[]> {
       const paths = entries.map((entry) => entry.path);
       if (new Set(paths).size !== paths.length) throw badRequest('Each path may appear once.', 'duplicate_path');
@@ -127,6 +144,13 @@ export function createUpgradesService({ db, keys, analytics, redeemLimits }: Upg
               updatedBy: staffId,
             });
           }
+          await audit.record(tx, {
+            actor: { type: 'staff', id: staffId },
+            action: 'upgrade_prices.updated',
+            object: { type: 'upgrade_prices', id: paths.join(',') },
+            reason,
+            data: { prices: entries },
+          });
         });
       } catch (error) {
         // The unique index on provider_price_id: the id is another path's (one that was not in this request).
@@ -163,15 +187,66 @@ export function createUpgradesService({ db, keys, analytics, redeemLimits }: Upg
       return { key: key.key, tier: key.tier, options };
     },
 
-    async mintTokens(staffId: number, path: UpgradePath, count: number): Promise<string[]> {
-      const minted: string[] = [];
-      while (minted.length < count) {
-        const batch = Array.from({ length: count - minted.length }, generateUpgradeToken);
-        const byHash = new Map(batch.map((token) => [hashSecret(token), token]));
-        const inserted = await repo.insertTokens(db, path, [...byHash.keys()], staffId);
-        minted.push(...inserted.map((row) => byHash.get(row.tokenHash)!));
-      }
-      return minted;
+    /**
+     * Mints a batch: only the hashes are stored, the tokens are answered this once (the console offers them as a
+     * CSV). The batch and its audit entry (the token ids, never the tokens) are one transaction.
+     */
+    async mintTokens(staffId: number, path: UpgradePath, count: number, reason: string): Promise<string[]> {
+      return db.transaction(async (tx) => {
+        const minted: { id: number; token: string }[] = [];
+        while (minted.length < count) {
+          const batch = Array.from({ length: count - minted.length }, generateUpgradeToken);
+          const byHash = new Map(batch.map((token) => [hashSecret(token), token]));
+          const inserted = await repo.insertTokens(tx, path, [...byHash.keys()], staffId);
+          minted.push(...inserted.map((row) => ({ id: row.id, token: byHash.get(row.tokenHash)! })));
+        }
+        const ids = minted.map((entry) => entry.id);
+        await audit.record(tx, {
+          actor: { type: 'staff', id: staffId },
+          action: 'upgrade_tokens.minted',
+          object: { type: 'upgrade_token_batch', id: `${Math.min(...ids)}-${Math.max(...ids)}` },
+          reason,
+          data: { path, count, token_ids: ids },
+        });
+        return minted.map((entry) => entry.token);
+      });
+    },
+
+    /** GET /staff/upgrade-tokens: newest first, a page of TOKEN_PAGE_SIZE; the cursor is the last id seen. */
+    async listTokens(query: { status?: UpgradeTokenStatus; path?: UpgradePath; cursor?: string; limit?: number }) {
+      const limit = query.limit ?? TOKEN_PAGE_SIZE;
+      const rows = await repo.listTokens(db, {
+        state: query.status,
+        path: query.path,
+        beforeId: query.cursor === undefined ? null : Number(query.cursor),
+        limit,
+      });
+      const last = rows.at(-1);
+      return {
+        tokens: await toStaffTokens(rows),
+        next_cursor: rows.length === limit && last ? String(last.id) : null,
+      };
+    },
+
+    /** POST /staff/upgrade-tokens/:id/revoke: an unused token, by one conditional update, audited with it. */
+    async revokeToken(staffId: number, tokenId: number, reason: string): Promise<StaffUpgradeToken> {
+      const row = await db.transaction(async (tx) => {
+        const revoked = await repo.revokeToken(tx, tokenId, staffId);
+        if (!revoked) {
+          const found = await repo.findTokenById(tx, tokenId);
+          if (!found) throw notFound(TOKEN_NOT_FOUND, 'upgrade_token_not_found');
+          throw conflict(TOKEN_NOT_REVOCABLE, 'upgrade_token_not_revocable');
+        }
+        await audit.record(tx, {
+          actor: { type: 'staff', id: staffId },
+          action: 'upgrade_token.revoked',
+          object: { type: 'upgrade_token', id: revoked.id },
+          reason,
+          data: { path: revoked.path },
+        });
+        return revoked;
+      });
+      return (await toStaffTokens([row]))[0]!;
     },
 
     /**
@@ -307,15 +382,36 @@ export function createUpgradesService({ db, keys, analytics, redeemLimits }: Upg
     },
   };
 
+  async function toStaffTokens(rows: repo.UpgradeTokenRow[]): Promise<StaffUpgradeToken[]> {
+    const ids = rows.flatMap((row) => [row.createdBy, row.usedBy]).filter((id): id is number => id !== null);
+    const emails = await auth.emailsOf([...new Set(ids)]);
+    const emailOf = (id: number | null) => (id === null ? null : (emails.get(id) ?? null));
+    return rows.map((row) => ({
+      id: row.id,
+      path: row.path,
+      status: tokenStatus(row),
+      created_at: row.createdAt.toISOString(),
+      created_by_email: emailOf(row.createdBy),
+      used_at: row.usedAt?.toISOString() ?? null,
+      used_by_email: emailOf(row.usedBy),
+      revoked_at: row.revokedAt?.toISOString() ?? null,
+    }));
+  }
+
   /** Why a token could not be spent: of another path, already used, or not a token at all. */
   async function tokenProblem(tx: DbOrTx, tokenHash: string) {
     const found = await repo.findToken(tx, tokenHash);
     if (!found) return badRequest(TOKEN_NOT_VALID, 'invalid_upgrade_token');
+    if (found.revokedAt) return conflict(TOKEN_REVOKED, 'upgrade_token_revoked');
     if (found.usedAt) return conflict(TOKEN_ALREADY_USED, 'upgrade_token_used');
     return badRequest(TOKEN_MESSAGES.invalidPath, 'invalid_upgrade_path');
   }
 }
 export type UpgradesService = ReturnType<typeof createUpgradesService>;
+
+function tokenStatus(row: repo.UpgradeTokenRow): UpgradeTokenStatus {
+  return row.revokedAt ? 'revoked' : row.usedAt ? 'used' : 'unused';
+}
 
 function toPurchasedUpgrade(row: repo.PurchasedUpgradeRow): PurchasedUpgrade {
   return {

@@ -1,4 +1,4 @@
-import { Megaphone, ScrollText, Users, type LucideIcon } from 'lucide-react';
+import { Megaphone, Receipt, ScrollText, Tags, Ticket, Users, type LucideIcon } from 'lucide-react';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { staffPaths } from './staff-paths';
 
@@ -53,10 +53,28 @@ export const staffPages: StaffPage[] = [
   { path: '/staff/customers/:id', component: page(() => import('./customers/customer-page'), 'CustomerPage') },
 
   // Orders (staff-money)
+  {
+    path: staffPaths.orders,
+    label: 'Orders',
+    icon: Receipt,
+    component: page(() => import('./orders/orders-page'), 'OrdersPage'),
+  },
 
   // Upgrade tokens (staff-money)
+  {
+    path: staffPaths.upgradeTokens,
+    label: 'Upgrade tokens',
+    icon: Ticket,
+    component: page(() => import('./upgrade-tokens/upgrade-tokens-page'), 'UpgradeTokensPage'),
+  },
 
   // Catalogue (staff-money)
+  {
+    path: staffPaths.catalogue,
+    label: 'Catalogue',
+    icon: Tags,
+    component: page(() => import('./catalogue/catalogue-page'), 'CataloguePage'),
+  },
 
   // Releases (staff-releases)
 

@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
+import { Select } from '../../../components/ui/select';
 import type { TableParams } from './use-table-params';
 
 export interface FilterField<F extends string> {
@@ -10,9 +11,6 @@ export interface FilterField<F extends string> {
   /** A choice instead of free text ('' is "any"). */
   options?: { value: string; label: string }[];
 }
-
-const selectClass =
-  'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none';
 
 /**
  * A table's filters as a form: Apply writes them to the URL (first page), Clear removes them. The fields show the
@@ -54,19 +52,14 @@ export function TableFilters<F extends string>({
             <label htmlFor={`filter-${field.name}`} className="block text-sm font-medium text-slate-700">
               {field.label}
             </label>
-            <select
-              id={`filter-${field.name}`}
-              name={field.name}
-              defaultValue={params.filters[field.name] ?? ''}
-              className={selectClass}
-            >
+            <Select id={`filter-${field.name}`} name={field.name} defaultValue={params.filters[field.name] ?? ''}>
               <option value="">Any</option>
               {field.options.map((option) => (
                 <option key={option.value} value={option.value}>
                   {option.label}
                 </option>
               ))}
-            </select>
+            </Select>
           </div>
         ) : (
           <Field
