@@ -135,10 +135,12 @@ export function createServices(
     (config.storage.kind === 's3'
       ? createS3StorageAdapter(config.storage)
       : createLocalStorageAdapter(config.storage.dir));
+  const audit = createAuditService({ db });
   const releases = createReleasesService({
     db,
     storage,
     keys,
+    audit,
     links: createDownloadLinks({
       secret: loadDownloadLinkSecret({ configured: config.downloads.linkSecret, dataDir: config.dataDir }),
       publicUrl,
@@ -183,7 +185,6 @@ export function createServices(
     redeemLimits: { byUser: limits.tokenRedeemByUser, byIp: limits.tokenRedeemByIp },
   });
   const billing = createBillingService({ db, vies, verifyLimit: limits.vatChecks });
-  const audit = createAuditService({ db });
   const credits = createCreditsService({
     db,
     keys,

@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { BillingSchema, OrderQuoteSchema } from './payments';
 import { defineContract } from './define';
 import { KeySchema } from './keys';
+import { StaffReasonSchema } from './staff';
 
 /**
  * Credits (spec §1, §3, §5, §7; issue 11). Credits are money: the balance never goes below zero (the database
@@ -96,13 +97,11 @@ export const createKeyWithCredits = defineContract({
   tags: ['credits'],
   access: 'user',
   body: z.object({
-    type: z
-      .string()
-      .check(
-        z.trim(),
-        z.toUpperCase(),
-        z.refine((type) => type === 'REGULAR' || type === 'PRO', 'type must be regular or pro'),
-      ),
+    type: z.string().check(
+      z.trim(),
+      z.toUpperCase(),
+      z.refine((type) => type === 'REGULAR' || type === 'PRO', 'type must be regular or pro'),
+    ),
   }),
   response: z.object({ error: z.null(), key: KeySchema, balance: z.int() }),
 });
@@ -131,12 +130,10 @@ export const reportStores = defineContract({
   tags: ['credits'],
   access: 'user',
   body: z.object({
-    storeDomains: z
-      .array(z.string().check(z.trim(), z.maxLength(300, 'That domain is too long')))
-      .check(
-        z.length(REPORT_STORE_COUNT, 'Please enter all 5 store domains.'),
-        z.refine((rows) => rows.every((row) => row.trim() !== ''), 'Please enter all 5 store domains.'),
-      ),
+    storeDomains: z.array(z.string().check(z.trim(), z.maxLength(300, 'That domain is too long'))).check(
+      z.length(REPORT_STORE_COUNT, 'Please enter all 5 store domains.'),
+      z.refine((rows) => rows.every((row) => row.trim() !== ''), 'Please enter all 5 store domains.'),
+    ),
   }),
   response: z.object({
     ok: z.boolean(),
@@ -232,13 +229,11 @@ export const staffAdjustCredits = defineContract({
   access: 'staff',
   body: z.object({
     email: z.string().check(z.trim(), z.toLowerCase(), z.email('Enter a valid email address'), z.maxLength(254)),
-    amount: z
-      .int()
-      .check(
-        z.refine((n) => n !== 0, 'amount must not be 0'),
-        z.minimum(-1000, 'amount must be at least -1000'),
-        z.maximum(1000, 'amount must be at most 1000'),
-      ),
+    amount: z.int().check(
+      z.refine((n) => n !== 0, 'amount must not be 0'),
+      z.minimum(-1000, 'amount must be at least -1000'),
+      z.maximum(1000, 'amount must be at most 1000'),
+    ),
     note: note('A note is required'),
   }),
   response: z.object({ user_id: z.int(), balance: z.int(), owed: z.int(), entry: CreditLedgerEntrySchema }),
@@ -351,11 +346,37 @@ export const staffUpdateCreditPack = defineContract({
 
 export const StoreReportStatusSchema = z.enum(['pending', 'approved', 'rejected']);
 
+/** What the portal knows about a reported domain now (issue 12: the staff review). */
+export const ReportedDomainFactsSchema = z.object({
+  /** Keys of ours connected to the store (any owner): it may be licensed after all. */
+  licensed_keys: z.int(),
+  /** One of those keys is the reporter's own. */
+  reporter_holds_key: z.boolean(),
+  /** Reports of the same store by other users. */
+  other_reports: z.int(),
+});
+
+export type ReportedDomainFacts = z.infer<typeof ReportedDomainFactsSchema>;
+
 export const StaffStoreReportSchema = z.object({
   id: z.int(),
   status: StoreReportStatusSchema,
-  reporter: z.object({ id: z.int(), email: z.string(), rejected_reports: z.int() }),
-  domains: z.array(z.object({ domain: z.string(), submitted: z.string() })),
+  reporter: z.object({
+    id: z.int(),
+    email: z.string(),
+    rejected_reports: z.int(),
+    /** The reporter's reports by status (this one included): their history. */
+    reports: z.object({ pending: z.int(), approved: z.int(), rejected: z.int() }),
+  }),
+  domains: z.array(
+    z.object({
+      domain: z.string(),
+      submitted: z.string(),
+      /** The row's check as the customer saw it when submitting (a stored report passed all five). */
+      validation: z.object({ isValid: z.boolean(), reason: z.string() }),
+      known: ReportedDomainFactsSchema,
+    }),
+  ),
   created_at: z.string(),
   reviewed_at: z.nullable(z.string()),
   reviewed_by: z.nullable(z.object({ id: z.int(), email: z.string() })),
@@ -379,7 +400,7 @@ export const staffListReports = defineContract({
   response: z.object({ reports: z.array(StaffStoreReportSchema), next_cursor: z.nullable(z.string()) }),
 });
 
-/** Approve a pending report: the credit it granted stays. 409 (code `report_already_reviewed`) once decided. */
+/** Approve a pending report with a note (the audit row's reason): the credit it granted stays. 409 (code `report_already_reviewed`) once decided. */
 export const staffApproveReport = defineContract({
   operationId: 'staffApproveReport',
   method: 'POST',
@@ -388,7 +409,7 @@ export const staffApproveReport = defineContract({
   tags: ['staff'],
   access: 'staff',
   params: idParams,
-  body: z.object({ note: z.optional(z.string().check(z.trim(), z.maxLength(500))) }),
+  body: z.object({ note: StaffReasonSchema }),
   response: z.object({ report: StaffStoreReportSchema }),
 });
 
@@ -404,6 +425,6 @@ export const staffRejectReport = defineContract({
   tags: ['staff'],
   access: 'staff',
   params: idParams,
-  body: z.object({ note: note('A note is required') }),
+  body: z.object({ note: StaffReasonSchema }),
   response: z.object({ report: StaffStoreReportSchema, balance: z.int(), owed: z.int() }),
 });

@@ -19,7 +19,10 @@ export interface ReleasesRoutesOptions {
   maxZipBytes: number;
 }
 
-/** §7 releases and downloads: staff upload, release info with a signed link, and the three download routes. */
+/**
+ * §7 releases and downloads: staff upload, list, detail and current choice; release info with a signed link; the three
+ * download routes.
+ */
 export async function releasesRoutes(app: FastifyInstance, options: ReleasesRoutesOptions) {
   const releases = app.services.releases;
 
@@ -48,6 +51,12 @@ export async function releasesRoutes(app: FastifyInstance, options: ReleasesRout
       }
     });
   });
+
+  registerRoute(app, contracts.staffListReleases, ({ query }) => releases.listEditionReleases(query.edition));
+  registerRoute(app, contracts.staffGetRelease, ({ params }) => releases.staffReleaseDetail(Number(params.id)));
+  registerRoute(app, contracts.staffMakeReleaseCurrent, async ({ user, params, body }) => ({
+    release: await releases.makeReleaseCurrent(user.id, Number(params.id), body.reason),
+  }));
 
   registerRoute(app, contracts.getReleases, async ({ user, body }) => ({
     result: await releases.getReleaseInfo(user.id, body.key),

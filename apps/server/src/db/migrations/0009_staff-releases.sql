@@ -1,0 +1,25 @@
+CREATE TABLE "release_current" (
+	"edition" "tier" PRIMARY KEY NOT NULL,
+	"release_id" integer NOT NULL,
+	"set_by" integer,
+	"set_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "release_downloads" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"release_id" integer NOT NULL,
+	"edition" "tier" NOT NULL,
+	"version" text NOT NULL,
+	"key_id" integer NOT NULL,
+	"user_id" integer,
+	"store" text,
+	"via" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "release_current" ADD CONSTRAINT "release_current_release_id_releases_id_fk" FOREIGN KEY ("release_id") REFERENCES "public"."releases"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "release_current" ADD CONSTRAINT "release_current_set_by_users_id_fk" FOREIGN KEY ("set_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "release_downloads" ADD CONSTRAINT "release_downloads_release_id_releases_id_fk" FOREIGN KEY ("release_id") REFERENCES "public"."releases"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "release_downloads" ADD CONSTRAINT "release_downloads_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "release_downloads_key_idx" ON "release_downloads" USING btree ("key_id","id");--> statement-breakpoint
+CREATE INDEX "release_downloads_edition_idx" ON "release_downloads" USING btree ("edition","id");
