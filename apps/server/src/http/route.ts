@@ -12,6 +12,7 @@ import {
 } from '@keyport/shared/contracts/define';
 import type { AuthUser } from './auth';
 import { authenticate } from './auth';
+import { isStaff } from '@keyport/shared/domain/roles';
 import { forbidden } from './errors';
 
 export interface RouteInput<C extends Contract> {
@@ -70,7 +71,7 @@ export function registerRoute<C extends Contract>(
         return;
       }
       const user = await authenticate(request, { required: true });
-      if (contract.access === 'staff' && user.role !== 'staff') throw forbidden();
+      if (contract.access === 'staff' && !isStaff(user)) throw forbidden();
     },
     handler: async (request, reply) => {
       const input = {

@@ -1,6 +1,8 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { AppShell } from './app-shell';
+import { RequireAuth } from './require-auth';
+import { RequireStaff } from './require-staff';
 import { MyKeysPage } from './routes/my-keys-page';
 import { paths } from '../lib/paths';
 
@@ -57,6 +59,17 @@ export function createRouter() {
         // Typos: not found, in the shell.
         { path: '*', element: page(() => import('./routes/not-found-page'), 'NotFoundInShell') },
       ],
+    },
+    {
+      // Issue 12: the staff console, a chunk of its own that only staff load (its pages: features/staff/pages.tsx).
+      path: `${paths.staff}/*`,
+      element: (
+        <RequireAuth>
+          <RequireStaff otherwise={page(() => import('./routes/not-found-page'), 'NotFoundPage')}>
+            {page(() => import('./routes/staff-console-page'), 'StaffConsolePage')}
+          </RequireStaff>
+        </RequireAuth>
+      ),
     },
     { path: '*', element: page(() => import('./routes/not-found-page'), 'NotFoundPage') },
   ]);

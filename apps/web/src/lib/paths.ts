@@ -15,6 +15,8 @@ export const paths = {
   updateFile: '/customer/update_file',
   /** §2 the edition upgrades: lite-to-reg, reg-lite-to-pro, lite-to-pro. */
   upgradeFile: (slug: string) => `/customer/upgrade_file/${slug}`,
+  /** Issue 12: the staff console (its pages' paths live in features/staff/staff-paths.ts). */
+  staff: '/staff',
 } as const;
 
 /** `/login?next=…`, optionally saying why (an expired session). */

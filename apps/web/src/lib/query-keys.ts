@@ -32,4 +32,9 @@ export const queryKeys = {
   redeemProducts: ['redeem-products'] as const,
   /** GET /credits/packs (team members' credits checkout). */
   creditPacks: ['credit-packs'] as const,
+  /**
+   * The staff console (issue 12): `staff(resource)` covers every query of one resource (to invalidate them all),
+   * `staff(resource, input)` is one query (e.g. a page of a table with its filters and cursor).
+   */
+  staff: (resource: string, ...input: unknown[]) => ['staff', resource, ...input] as const,
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTeamMember } from './roles';
+import { isStaff, isTeamMember } from './roles';
 
 describe('isTeamMember (§6)', () => {
   it('is true for any non-null role, false for null and for an unknown user', () => {
@@ -8,5 +8,15 @@ describe('isTeamMember (§6)', () => {
     expect(isTeamMember({ role: null })).toBe(false);
     expect(isTeamMember(undefined)).toBe(false);
     expect(isTeamMember(null)).toBe(false);
+  });
+});
+
+describe('isStaff (issue 12)', () => {
+  it("is true only for the role 'staff'", () => {
+    expect(isStaff({ role: 'staff' })).toBe(true);
+    expect(isStaff({ role: 'team' })).toBe(false);
+    expect(isStaff({ role: 'Staff' })).toBe(false);
+    expect(isStaff({ role: null })).toBe(false);
+    expect(isStaff(undefined)).toBe(false);
   });
 });

@@ -5,3 +5,8 @@
 export function isTeamMember(user: { role: string | null } | null | undefined): boolean {
   return user != null && user.role !== null;
 }
+
+/** Issue 12: the vendor's staff (role 'staff') run the staff console and call the `access: 'staff'` routes. */
+export function isStaff(user: { role: string | null } | null | undefined): boolean {
+  return user != null && user.role === 'staff';
+}

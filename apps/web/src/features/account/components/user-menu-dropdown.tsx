@@ -1,7 +1,7 @@
-import { LogOut, Settings, Sparkles, Store } from 'lucide-react';
+import { LogOut, Settings, ShieldCheck, Sparkles, Store } from 'lucide-react';
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { isTeamMember } from '@keyport/shared/domain/roles';
+import { isStaff, isTeamMember } from '@keyport/shared/domain/roles';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -52,6 +52,17 @@ export default function UserMenuDropdown({ defaultOpen, takeFocus, credits }: Us
           <span className="block truncate">{me.data?.email}</span>
         </DropdownMenuLabel>
         {credits ?? <DropdownMenuSeparator />}
+        {isStaff(me.data) ? (
+          <>
+            <DropdownMenuItem asChild>
+              <Link to={paths.staff}>
+                <ShieldCheck aria-hidden="true" className="size-4" />
+                Staff console
+              </Link>
+            </DropdownMenuItem>
+            <DropdownMenuSeparator />
+          </>
+        ) : null}
         {isTeamMember(me.data) ? (
           <>
             {/* The quick actions panel is hidden below the xl width: team members reach their features here too. */}

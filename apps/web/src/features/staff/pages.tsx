@@ -1,0 +1,44 @@
+import type { LucideIcon } from 'lucide-react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+/** One page of the staff console: its path, its nav label and icon, and its code (a lazy chunk of its own). */
+export interface StaffPage {
+  /** Absolute, from `staffPaths` (e.g. `staffPaths.auditLog`); may hold params (`/staff/customers/:id`). */
+  path: string;
+  /** The nav entry's text; a page without a label (a detail page) gets no nav entry. */
+  label?: string;
+  icon?: LucideIcon;
+  component: LazyExoticComponent<ComponentType>;
+}
+
+/** `lazy()` for a page module's named export: `page(() => import('./audit-log/audit-log-page'), 'AuditLogPage')`. */
+export function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+/**
+ * THE REGISTRY of the staff console's pages, in nav order. To add a page: put it under
+ * `features/staff/<your-area>/`, then add ONE entry on the line under your area's comment (keep the blank lines: each
+ * area edits its own spot, so branches merge without conflicts), e.g.
+ *
+ *   { path: staffPaths.orders, label: 'Orders', icon: Receipt, component: page(() => import('./orders/orders-page'), 'OrdersPage') },
+ *
+ * A nav entry appears only for a registered page with a label; `/staff` lists them too.
+ */
+export const staffPages: StaffPage[] = [
+  // Audit log (staff-shell)
+
+  // Updates feed (staff-shell)
+
+  // Customers + customer detail (staff-customers)
+
+  // Orders (staff-money)
+
+  // Upgrade tokens (staff-money)
+
+  // Catalogue (staff-money)
+
+  // Releases (staff-releases)
+
+  // Store reports (staff-releases)
+];
