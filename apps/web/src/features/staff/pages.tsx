@@ -1,5 +1,7 @@
 import type { LucideIcon } from 'lucide-react';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { Flag, Package } from 'lucide-react';
+import { staffPaths } from './staff-paths';
 
 /** One page of the staff console: its path, its nav label and icon, and its code (a lazy chunk of its own). */
 export interface StaffPage {
@@ -39,6 +41,18 @@ export const staffPages: StaffPage[] = [
   // Catalogue (staff-money)
 
   // Releases (staff-releases)
+  {
+    path: staffPaths.releases,
+    label: 'Releases',
+    icon: Package,
+    component: page(() => import('./releases/releases-page'), 'ReleasesPage'),
+  },
 
   // Store reports (staff-releases)
+  {
+    path: staffPaths.reports,
+    label: 'Store reports',
+    icon: Flag,
+    component: page(() => import('./reports/reports-page'), 'ReportsPage'),
+  },
 ];
