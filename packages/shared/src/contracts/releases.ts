@@ -74,6 +74,18 @@ export const downloadRelease = defineContract({
   }),
 });
 
+/** A stored release: what the upload answers. */
+export const ReleaseSchema = z.object({
+  id: z.int(),
+  edition: z.enum(TIERS),
+  version: z.string(),
+  notes: z.string(),
+  theme_name: z.nullable(z.string()),
+  size_bytes: z.number(),
+  created_at: z.string(),
+});
+export type Release = z.infer<typeof ReleaseSchema>;
+
 /** Staff upload (multipart: edition, version, notes, reason, file); audited with the reason. */
 export const uploadRelease = defineContract({
   operationId: 'uploadRelease',
@@ -90,30 +102,13 @@ export const uploadRelease = defineContract({
     reason: StaffReasonSchema,
     file: z.string().register(globalRegistry, { contentMediaType: 'application/zip', description: 'The theme zip' }),
   }),
-  response: z.object({
-    release: z.object({
-      id: z.int(),
-      edition: z.enum(TIERS),
-      version: z.string(),
-      notes: z.string(),
-      theme_name: z.nullable(z.string()),
-      size_bytes: z.number(),
-      created_at: z.string(),
-    }),
-  }),
+  response: z.object({ release: ReleaseSchema }),
 });
 
 const ReleaseIdParams = z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid release')) });
 
 /** A release as the staff console lists it. `stores`: keys whose newest download was this release. */
-export const StaffReleaseSchema = z.object({
-  id: z.int(),
-  edition: z.enum(TIERS),
-  version: z.string(),
-  notes: z.string(),
-  theme_name: z.nullable(z.string()),
-  size_bytes: z.number(),
-  created_at: z.string(),
+export const StaffReleaseSchema = z.extend(ReleaseSchema, {
   /** The release customers of its edition download now (chosen by staff, else the newest version). */
   current: z.boolean(),
   stores: z.int(),

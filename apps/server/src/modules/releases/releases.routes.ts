@@ -9,7 +9,7 @@ import { AppError } from '../../http/errors';
 import { registerRoute } from '../../http/route';
 import { chooseRange } from './byte-range';
 import { multipartLimits, receiveReleaseUpload } from './release-upload';
-import type { ReleaseDownload, SignedDownload } from './releases.service';
+import { toRelease, type ReleaseDownload, type SignedDownload } from './releases.service';
 
 export const RANGE_NOT_SATISFIABLE = 'The requested range is not satisfiable.';
 
@@ -35,17 +35,7 @@ export async function releasesRoutes(app: FastifyInstance, options: ReleasesRout
       try {
         const fields = await receiveReleaseUpload(request, zipPath, options.maxZipBytes);
         const row = await releases.publishRelease({ ...fields, zipPath, createdBy: user.id });
-        return {
-          release: {
-            id: row.id,
-            edition: row.edition,
-            version: row.version,
-            notes: row.notes,
-            theme_name: row.themeName,
-            size_bytes: row.sizeBytes,
-            created_at: row.createdAt.toISOString(),
-          },
-        };
+        return { release: toRelease(row) };
       } finally {
         await rm(zipPath, { force: true });
       }

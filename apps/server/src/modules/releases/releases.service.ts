@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { ThemeTokenClaims } from '@keyport/shared/contracts/connect';
-import { DOWNLOAD_MESSAGES, type StaffRelease } from '@keyport/shared/contracts/releases';
+import { DOWNLOAD_MESSAGES, type Release, type StaffRelease } from '@keyport/shared/contracts/releases';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { Db } from '../../db/client';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
@@ -381,7 +381,8 @@ function compareVersionsLeniently(a: string, b: string): number {
 /** How many stores the release detail lists. */
 const STORES_SHOWN = 100;
 
-function staffRelease(row: repo.ReleaseRow, servedId: number | null, stores: Map<number, number>): StaffRelease {
+/** A release row as the API answers it. */
+export function toRelease(row: repo.ReleaseRow): Release {
   return {
     id: row.id,
     edition: row.edition,
@@ -390,9 +391,11 @@ function staffRelease(row: repo.ReleaseRow, servedId: number | null, stores: Map
     theme_name: row.themeName,
     size_bytes: row.sizeBytes,
     created_at: row.createdAt.toISOString(),
-    current: row.id === servedId,
-    stores: stores.get(row.id) ?? 0,
   };
+}
+
+function staffRelease(row: repo.ReleaseRow, servedId: number | null, stores: Map<number, number>): StaffRelease {
+  return { ...toRelease(row), current: row.id === servedId, stores: stores.get(row.id) ?? 0 };
 }
 
 function linkError(problem: LinkProblem): AppError {

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   staffListReleases,
   uploadRelease as uploadReleaseContract,
-  type StaffRelease,
+  type Release,
 } from '@keyport/shared/contracts/releases';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import { ApiError, UNKNOWN_ERROR_CODE } from '../../../../lib/api-client';
@@ -19,10 +19,8 @@ export interface UploadReleaseInput {
   signal?: AbortSignal;
 }
 
-type UploadedRelease = Omit<StaffRelease, 'current' | 'stores'>;
-
 /** POST /staff/releases (multipart), with upload progress. Failures throw ApiError like callApi. */
-export async function uploadRelease(input: UploadReleaseInput): Promise<UploadedRelease> {
+export async function uploadRelease(input: UploadReleaseInput): Promise<Release> {
   const form = new FormData();
   // The fields before the file: the server reads them before it streams the file to disk.
   form.append('edition', input.edition);
@@ -38,7 +36,7 @@ export async function uploadRelease(input: UploadReleaseInput): Promise<Uploaded
     signal: input.signal,
   });
   if (!body.release) throw new ApiError(500, 'The server answered without the release.', UNKNOWN_ERROR_CODE);
-  return body.release as UploadedRelease;
+  return body.release as Release;
 }
 
 /** The upload as a mutation: on success every release list is refetched. */
