@@ -23,7 +23,18 @@ export default defineConfig({
   plugins: [react(), tailwindcss(), precompress()],
   server: {
     port: 5173,
-    proxy: Object.fromEntries(apiPaths.map((path) => [path, { target: apiTarget, changeOrigin: false }])),
+    proxy: Object.fromEntries(
+      apiPaths.map((path) => [
+        path,
+        {
+          target: apiTarget,
+          changeOrigin: false,
+          // The staff console's pages share /staff with the API (issue 12): a page navigation gets the app.
+          bypass: (request: { headers: { accept?: string } }) =>
+            path === '/staff' && request.headers.accept?.includes('text/html') ? '/index.html' : undefined,
+        },
+      ]),
+    ),
   },
   build: {
     target: 'es2022',

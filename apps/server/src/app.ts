@@ -20,7 +20,7 @@ import { RequestValidationError, validatorCompiler } from './http/validation';
 import { serializerCompiler } from './http/serialization';
 import { registerSecurityHeaders } from './http/security-headers';
 import { MULTIPART_BODY, registerRoute } from './http/route';
-import { registerStaticAssets, sendIndexHtml } from './http/static-assets';
+import { registerStaticAssets, sendIndexHtml, serveAppForPageNavigations } from './http/static-assets';
 import { authRoutes } from './modules/auth/auth.routes';
 import { homepageRoutes } from './modules/homepage/homepage.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
@@ -41,6 +41,8 @@ import { creditsRoutes } from './modules/credits/credits.routes';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const SPA_PATHS = /^\/(?:$|login$|signup$|forgot-password$|reset-password$|customer(?:\/|$))/;
+/** The staff console's pages (issue 12): under the staff API's prefix, told apart by what the request accepts. */
+const STAFF_CONSOLE_PATHS = /^\/staff(?:\/|$)/;
 
 export interface BuildOptions {
   db: Db;
@@ -197,7 +199,10 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   await app.register(creditsRoutes);
 
   const webDist = resolveWebDist(config);
-  if (webDist) await registerStaticAssets(app, webDist);
+  if (webDist) {
+    await registerStaticAssets(app, webDist);
+    serveAppForPageNavigations(app, STAFF_CONSOLE_PATHS);
+  }
 
   // Unknown paths count against the global limit too (a scanner gets 429s, not an endless stream of 404s).
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {

@@ -135,7 +135,7 @@ export function createServices(
     (config.storage.kind === 's3'
       ? createS3StorageAdapter(config.storage)
       : createLocalStorageAdapter(config.storage.dir));
-  const audit = createAuditService({ db });
+  const audit = createAuditService({ db, users: auth });
   const releases = createReleasesService({
     db,
     storage,
@@ -244,7 +244,7 @@ export function createServices(
     limits,
     auth,
     keys,
-    homepage: createHomepageService({ db }),
+    homepage: createHomepageService({ db, audit }),
     publicUrl,
     storage,
     releases,

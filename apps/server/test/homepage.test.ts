@@ -22,8 +22,14 @@ beforeAll(async () => {
 
 const getFeed = (token: string | null, query = '') =>
   t.app.inject({ url: `/staff/homepage-settings${query}`, headers: token ? auth(token) : {} });
+/** A save with a staff reason (issue 12; staff-audit-log.test.ts covers the reason and its audit row). */
 const saveFeed = (token: string, payload: object) =>
-  t.app.inject({ method: 'PUT', url: '/staff/homepage-settings', headers: auth(token), payload });
+  t.app.inject({
+    method: 'PUT',
+    url: '/staff/homepage-settings',
+    headers: auth(token),
+    payload: Array.isArray(payload) ? payload : { reason: 'Feed test', ...payload },
+  });
 
 const update = (title: string): HomepageUpdate => ({
   title,
@@ -116,7 +122,7 @@ describe('PUT /staff/homepage-settings', () => {
     const anonymous = await t.app.inject({
       method: 'PUT',
       url: '/staff/homepage-settings',
-      payload: { updates: [], publish: true },
+      payload: { updates: [], publish: true, reason: 'Anonymous' },
     });
     expect(anonymous.statusCode).toBe(401);
   });

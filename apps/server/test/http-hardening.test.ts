@@ -72,7 +72,7 @@ describe('a NUL byte in any string field is refused at the contract', () => {
       method: 'PUT',
       url: '/staff/homepage-settings',
       staff: true,
-      body: { publish: true, updates: [{ title: 'T\u0000', body: 'B', date: '2026-01-01' }] },
+      body: { publish: true, reason: 'NUL check', updates: [{ title: 'T\u0000', body: 'B', date: '2026-01-01' }] },
     },
   ];
 

@@ -162,3 +162,31 @@ describe('the built web app, precompressed', () => {
     expect(missing.json().code).toBe('not_found');
   });
 });
+
+describe('the staff console pages under /staff/, beside the staff API (issue 12)', () => {
+  const navigation = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+  it('answers a browser opening a console page with the app, whatever API route shares the path', async () => {
+    for (const url of ['/staff', '/staff/audit-log', '/staff/updates', '/staff/customers/42', '/staff/reports?x=1']) {
+      const response = await get(url, 'br', { accept: navigation });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(varies(response.headers.vary)).toEqual(expect.arrayContaining(['accept', 'accept-encoding']));
+      expect(zlib.brotliDecompressSync(response.rawPayload).equals(INDEX_HTML)).toBe(true);
+    }
+  });
+
+  it('keeps the API for calls that ask for JSON or anything: the staff check still answers', async () => {
+    for (const accept of ['application/json', '*/*', undefined]) {
+      const response = await get('/staff/audit-log', undefined, accept ? { accept } : {});
+      expect(response.statusCode, accept).toBe(401);
+      expect(response.json().code).toBeTypeOf('string');
+      expect(varies(response.headers.vary)).toContain('accept');
+    }
+    const post = await t.app.inject({ method: 'POST', url: '/staff/keys', headers: { accept: navigation } });
+    expect(post.statusCode).toBe(401);
+    const other = await get('/keys/', undefined, { accept: navigation });
+    expect(other.headers['content-type']).toMatch(/json/);
+  });
+});

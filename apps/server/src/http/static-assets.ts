@@ -32,3 +32,22 @@ export async function registerStaticAssets(app: FastifyInstance, root: string): 
 export function sendIndexHtml(reply: FastifyReply): FastifyReply {
   return reply.header('cache-control', REVALIDATE).sendFile('index.html');
 }
+
+/**
+ * Issue 12: the staff console's pages live under `/staff/`, beside the staff API's routes (GET /staff/audit-log is
+ * both a page and an endpoint). A browser opening a page asks for HTML (a navigation sends `Accept: text/html,…`);
+ * the web app's calls ask for JSON, and API clients for JSON or anything, never text/html by name. So a GET under
+ * `prefix` that names text/html gets the app's shell before any route runs; every answer there varies on Accept.
+ */
+export function serveAppForPageNavigations(app: FastifyInstance, prefix: RegExp): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    if (!prefix.test(pathname)) return;
+    reply.header('vary', 'accept');
+    const accept = request.headers.accept ?? '';
+    if ((request.method === 'GET' || request.method === 'HEAD') && accept.includes('text/html')) {
+      await sendIndexHtml(reply);
+      return reply;
+    }
+  });
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { defineContract } from './define';
+import { StaffReasonSchema } from './staff';
 
 const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'date must be YYYY-MM-DD'));
 const httpsUrl = z.string().check(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }), z.maxLength(2000));
@@ -32,12 +33,13 @@ export const saveHomepageSettings = defineContract({
   operationId: 'saveHomepageSettings',
   method: 'PUT',
   path: '/staff/homepage-settings',
-  summary: 'Save the updates feed as a draft, or publish it (staff only)',
+  summary: 'Save the updates feed as a draft, or publish it, with a reason recorded in the audit log (staff only)',
   tags: ['homepage'],
   access: 'staff',
   body: z.object({
     updates: z.array(HomepageUpdateSchema).check(z.maxLength(50, 'at most 50 updates')),
     publish: z.boolean(),
+    reason: StaffReasonSchema,
   }),
   response: HomepageDataSchema,
 });

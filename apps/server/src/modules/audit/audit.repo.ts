@@ -12,6 +12,8 @@ export async function insertEntry(db: DbOrTx, values: NewAuditRow): Promise<Audi
 }
 
 export interface AuditFilters {
+  actorType?: AuditRow['actorType'];
+  actorId?: string;
   customerUserId?: number;
   action?: string;
   objectType?: string;
@@ -22,9 +24,14 @@ export interface AuditFilters {
   limit: number;
 }
 
-/** Newest first, filtered; the (customer, at) and (action, at) indexes serve the usual filters. */
+/**
+ * Newest first by id (the order rows were appended in, which `at`, a transaction's start time, may not follow), so
+ * `beforeId` is an exact cursor; the (customer, at) and (action, at) indexes serve the usual filters.
+ */
 export function listEntries(db: DbOrTx, filters: AuditFilters): Promise<AuditRow[]> {
   const conditions: SQL[] = [];
+  if (filters.actorType !== undefined) conditions.push(eq(auditLog.actorType, filters.actorType));
+  if (filters.actorId !== undefined) conditions.push(eq(auditLog.actorId, filters.actorId));
   if (filters.customerUserId !== undefined) conditions.push(eq(auditLog.customerUserId, filters.customerUserId));
   if (filters.action !== undefined) conditions.push(eq(auditLog.action, filters.action));
   if (filters.objectType !== undefined) conditions.push(eq(auditLog.objectType, filters.objectType));
@@ -35,6 +42,6 @@ export function listEntries(db: DbOrTx, filters: AuditFilters): Promise<AuditRow
     .select()
     .from(auditLog)
     .where(conditions.length > 0 ? and(...conditions) : undefined)
-    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .orderBy(desc(auditLog.id))
     .limit(filters.limit);
 }

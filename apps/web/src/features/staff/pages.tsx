@@ -1,6 +1,5 @@
-import type { LucideIcon } from 'lucide-react';
+import { Flag, Megaphone, Package, ScrollText, type LucideIcon } from 'lucide-react';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { Flag, Package } from 'lucide-react';
 import { staffPaths } from './staff-paths';
 
 /** One page of the staff console: its path, its nav label and icon, and its code (a lazy chunk of its own). */
@@ -29,8 +28,20 @@ export function page<K extends string>(load: () => Promise<Record<K, ComponentTy
  */
 export const staffPages: StaffPage[] = [
   // Audit log (staff-shell)
+  {
+    path: staffPaths.auditLog,
+    label: 'Audit log',
+    icon: ScrollText,
+    component: page(() => import('./audit-log/audit-log-page'), 'AuditLogPage'),
+  },
 
   // Updates feed (staff-shell)
+  {
+    path: staffPaths.updates,
+    label: 'Updates feed',
+    icon: Megaphone,
+    component: page(() => import('./updates/updates-page'), 'UpdatesPage'),
+  },
 
   // Customers + customer detail (staff-customers)
 

@@ -98,7 +98,13 @@ export function DataTable<Row, F extends string>({
 
   return (
     <div className="space-y-3">
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+      {/* Focusable, so a keyboard can scroll a wide table sideways on a phone. */}
+      <div
+        role="region"
+        aria-label={caption}
+        tabIndex={0}
+        className="overflow-x-auto rounded-xl border border-slate-200 bg-white focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none"
+      >
         <table className="w-full border-collapse text-left" aria-busy={isPending || undefined}>
           <caption className="sr-only">{caption}</caption>
           <thead className="bg-slate-50">
