@@ -23,6 +23,8 @@ const TABLE_OWNERS = {
   userStores: 'connect',
   homepageSettings: 'homepage',
   releases: 'releases',
+  releaseCurrent: 'releases',
+  releaseDownloads: 'releases',
   upgradePrices: 'upgrades',
   upgradeTokens: 'upgrades',
   purchasedUpgrades: 'upgrades',

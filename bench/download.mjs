@@ -243,6 +243,7 @@ async function upload(base, staff, edition, file) {
   form.append('edition', edition);
   form.append('version', '9.0.0');
   form.append('notes', 'Benchmark release');
+  form.append('reason', 'Benchmark release');
   form.append('file', await fs.openAsBlob(file, { type: 'application/zip' }), path.basename(file));
   const response = await fetch(`${base}/staff/releases`, {
     method: 'POST',

@@ -137,10 +137,12 @@ export function createServices(
     (config.storage.kind === 's3'
       ? createS3StorageAdapter(config.storage)
       : createLocalStorageAdapter(config.storage.dir));
+  const audit = createAuditService({ db, users: auth });
   const releases = createReleasesService({
     db,
     storage,
     keys,
+    audit,
     links: createDownloadLinks({
       secret: loadDownloadLinkSecret({ configured: config.downloads.linkSecret, dataDir: config.dataDir }),
       publicUrl,
@@ -178,7 +180,6 @@ export function createServices(
     delivery: adapters.analyticsDelivery?.settings,
     now: adapters.analyticsDelivery?.now,
   });
-  const audit = createAuditService({ db, users: auth });
   const upgrades = createUpgradesService({
     db,
     keys,

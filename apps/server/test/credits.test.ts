@@ -359,11 +359,12 @@ describe('staff review', () => {
     expect(audits).toEqual([expect.objectContaining({ actorType: 'staff', reason: 'Not our theme' })]);
   });
 
-  it('approving keeps the credit; a decided report cannot be decided again; reject needs a note', async () => {
+  it('approving keeps the credit; a decided report cannot be decided again; both need a note', async () => {
     const { token } = await newUser();
     const reportId = await reportFor(token);
     expect((await call('POST', `/staff/reports/${reportId}/reject`, staffToken, { note: ' ' })).statusCode).toBe(400);
-    const approved = await call('POST', `/staff/reports/${reportId}/approve`, staffToken, {});
+    expect((await call('POST', `/staff/reports/${reportId}/approve`, staffToken, {})).statusCode).toBe(400);
+    const approved = await call('POST', `/staff/reports/${reportId}/approve`, staffToken, { note: 'Checked: copies' });
     expect(approved.statusCode).toBe(200);
     expect(approved.json()).toMatchObject({
       report: { status: 'approved', reviewed_by: { email: 'credits-staff@example.com' } },
@@ -371,7 +372,7 @@ describe('staff review', () => {
     expect((await call('POST', `/staff/reports/${reportId}/reject`, staffToken, { note: 'late' })).statusCode).toBe(
       409,
     );
-    expect((await call('POST', '/staff/reports/999999/approve', staffToken, {})).statusCode).toBe(404);
+    expect((await call('POST', '/staff/reports/999999/approve', staffToken, { note: 'Checked' })).statusCode).toBe(404);
     expect(await balanceOf(token)).toMatchObject({ balance: 1 });
   });
 

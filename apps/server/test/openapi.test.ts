@@ -80,7 +80,7 @@ describe('the OpenAPI document', () => {
     }
     const upload = document.paths['/staff/releases']!.post!.requestBody as Json;
     expect(upload).toMatchObject({
-      content: { 'multipart/form-data': { schema: { required: ['edition', 'version', 'file'] } } },
+      content: { 'multipart/form-data': { schema: { required: ['edition', 'version', 'reason', 'file'] } } },
     });
   });
 });

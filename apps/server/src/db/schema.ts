@@ -170,6 +170,45 @@ export const releases = pgTable(
   ],
 );
 
+/**
+ * The release customers get for an edition, chosen by staff (issue 12): at most one per edition (the primary key).
+ * No row: the edition's newest version is served, as before.
+ */
+export const releaseCurrent = pgTable('release_current', {
+  edition: tierEnum('edition').primaryKey(),
+  releaseId: integer('release_id')
+    .notNull()
+    .references(() => releases.id, { onDelete: 'cascade' }),
+  setBy: integer('set_by').references(() => users.id, { onDelete: 'set null' }),
+  setAt: timestamp('set_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One row per download that opened a release zip (issue 12): which key took which version, and the store the key was
+ * connected to then. "Which stores run which version" is each key's newest row.
+ */
+export const releaseDownloads = pgTable(
+  'release_downloads',
+  {
+    id: serial('id').primaryKey(),
+    releaseId: integer('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    edition: tierEnum('edition').notNull(),
+    version: text('version').notNull(),
+    keyId: integer('key_id').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The key's store then: its myshopify domain, else its website, else its linked app store; null if unconnected. */
+    store: text('store'),
+    via: text('via', { enum: ['link', 'token', 'proxy'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('release_downloads_key_idx').on(t.keyId, t.id),
+    index('release_downloads_edition_idx').on(t.edition, t.id),
+  ],
+);
+
 // ——— Upgrades and payments (issue 8). Owners: docs/architecture.md. ———
 
 export const upgradePathEnum = pgEnum('upgrade_path', ['LITE_TO_REGULAR', 'REGULAR_TO_PRO', 'LITE_TO_PRO']);

@@ -130,7 +130,14 @@ async function seedDemoReleases(releases: Services['releases'], log: FastifyBase
         featuredSection: { blockTypes: [...theme.featuredSection.blockTypes] },
       });
       try {
-        await releases.publishRelease({ edition, version, notes, zipPath, createdBy: null });
+        await releases.publishRelease({
+          edition,
+          version,
+          notes,
+          zipPath,
+          createdBy: null,
+          reason: 'Demo release (seed)',
+        });
       } catch (error) {
         // Another process seeded the same version meanwhile.
         if (!(error instanceof AppError && error.statusCode === 409)) throw error;

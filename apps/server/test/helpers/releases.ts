@@ -47,13 +47,14 @@ export async function multipartBody(
   };
 }
 
+/** `POST /staff/releases`; the staff reason every upload asks for is filled in unless `fields` names one. */
 export async function uploadRelease(
   t: TestApp,
   staffToken: string,
   fields: Record<string, string>,
   file?: { content: Buffer; filename?: string; field?: string },
 ) {
-  const body = await multipartBody(fields, file);
+  const body = await multipartBody({ reason: 'Publishing a test release', ...fields }, file);
   return t.app.inject({
     method: 'POST',
     url: '/staff/releases',

@@ -3,7 +3,6 @@ import { BillingSchema, OrderQuoteSchema } from './payments';
 import { defineContract } from './define';
 import { StaffReasonSchema } from './staff';
 import { KeySchema } from './keys';
-import { StaffReasonSchema } from './staff';
 
 /**
  * Credits (spec §1, §3, §5, §7; issue 11). Credits are money: the balance never goes below zero (the database
@@ -215,7 +214,6 @@ export const createCreditPackPaypalOrder = defineContract({
 // ---- Staff ----
 
 const idParams = z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid id')) });
-const note = (required: string) => z.string().check(z.trim(), z.minLength(1, required), z.maxLength(500));
 
 /**
  * Grant (amount > 0) or remove (amount < 0) credits by hand, with a reason: the audit row's reason and the ledger
@@ -353,11 +351,37 @@ export const staffUpdateCreditPack = defineContract({
 
 export const StoreReportStatusSchema = z.enum(['pending', 'approved', 'rejected']);
 
+/** What the portal knows about a reported domain now (issue 12: the staff review). */
+export const ReportedDomainFactsSchema = z.object({
+  /** Keys of ours connected to the store (any owner): it may be licensed after all. */
+  licensed_keys: z.int(),
+  /** One of those keys is the reporter's own. */
+  reporter_holds_key: z.boolean(),
+  /** Reports of the same store by other users. */
+  other_reports: z.int(),
+});
+
+export type ReportedDomainFacts = z.infer<typeof ReportedDomainFactsSchema>;
+
 export const StaffStoreReportSchema = z.object({
   id: z.int(),
   status: StoreReportStatusSchema,
-  reporter: z.object({ id: z.int(), email: z.string(), rejected_reports: z.int() }),
-  domains: z.array(z.object({ domain: z.string(), submitted: z.string() })),
+  reporter: z.object({
+    id: z.int(),
+    email: z.string(),
+    rejected_reports: z.int(),
+    /** The reporter's reports by status (this one included): their history. */
+    reports: z.object({ pending: z.int(), approved: z.int(), rejected: z.int() }),
+  }),
+  domains: z.array(
+    z.object({
+      domain: z.string(),
+      submitted: z.string(),
+      /** The row's check as the customer saw it when submitting (a stored report passed all five). */
+      validation: z.object({ isValid: z.boolean(), reason: z.string() }),
+      known: ReportedDomainFactsSchema,
+    }),
+  ),
   created_at: z.string(),
   reviewed_at: z.nullable(z.string()),
   reviewed_by: z.nullable(z.object({ id: z.int(), email: z.string() })),
@@ -381,7 +405,7 @@ export const staffListReports = defineContract({
   response: z.object({ reports: z.array(StaffStoreReportSchema), next_cursor: z.nullable(z.string()) }),
 });
 
-/** Approve a pending report: the credit it granted stays. 409 (code `report_already_reviewed`) once decided. */
+/** Approve a pending report with a note (the audit row's reason): the credit it granted stays. 409 (code `report_already_reviewed`) once decided. */
 export const staffApproveReport = defineContract({
   operationId: 'staffApproveReport',
   method: 'POST',
@@ -390,7 +414,7 @@ export const staffApproveReport = defineContract({
   tags: ['staff'],
   access: 'staff',
   params: idParams,
-  body: z.object({ note: z.optional(z.string().check(z.trim(), z.maxLength(500))) }),
+  body: z.object({ note: StaffReasonSchema }),
   response: z.object({ report: StaffStoreReportSchema }),
 });
 
@@ -406,6 +430,6 @@ export const staffRejectReport = defineContract({
   tags: ['staff'],
   access: 'staff',
   params: idParams,
-  body: z.object({ note: note('A note is required') }),
+  body: z.object({ note: StaffReasonSchema }),
   response: z.object({ report: StaffStoreReportSchema, balance: z.int(), owed: z.int() }),
 });

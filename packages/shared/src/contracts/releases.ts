@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { globalRegistry } from 'zod/v4/core';
 import { TIERS } from '../domain/tiers';
 import { defineContract } from './define';
+import { StaffReasonSchema } from './staff';
 
 const url = z.string().check(z.minLength(1, 'Download link not available.'), z.maxLength(2048, 'The link is too long'));
 
@@ -73,7 +74,19 @@ export const downloadRelease = defineContract({
   }),
 });
 
-/** Staff upload (multipart: edition, version, notes, file). */
+/** A stored release: what the upload answers. */
+export const ReleaseSchema = z.object({
+  id: z.int(),
+  edition: z.enum(TIERS),
+  version: z.string(),
+  notes: z.string(),
+  theme_name: z.nullable(z.string()),
+  size_bytes: z.number(),
+  created_at: z.string(),
+});
+export type Release = z.infer<typeof ReleaseSchema>;
+
+/** Staff upload (multipart: edition, version, notes, reason, file); audited with the reason. */
 export const uploadRelease = defineContract({
   operationId: 'uploadRelease',
   method: 'POST',
@@ -86,19 +99,67 @@ export const uploadRelease = defineContract({
     edition: z.enum(TIERS),
     version: z.string().check(z.maxLength(32)),
     notes: z.optional(z.string().check(z.maxLength(5000))),
+    reason: StaffReasonSchema,
     file: z.string().register(globalRegistry, { contentMediaType: 'application/zip', description: 'The theme zip' }),
   }),
+  response: z.object({ release: ReleaseSchema }),
+});
+
+const ReleaseIdParams = z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid release')) });
+
+/** A release as the staff console lists it. `stores`: keys whose newest download was this release. */
+export const StaffReleaseSchema = z.extend(ReleaseSchema, {
+  /** The release customers of its edition download now (chosen by staff, else the newest version). */
+  current: z.boolean(),
+  stores: z.int(),
+});
+export type StaffRelease = z.infer<typeof StaffReleaseSchema>;
+
+/** One edition's releases, newest version first; `current_chosen` says whether staff chose the current one. */
+export const staffListReleases = defineContract({
+  operationId: 'staffListReleases',
+  method: 'GET',
+  path: '/staff/releases',
+  summary: "An edition's releases with size, notes, upload date and the current flag (staff only)",
+  tags: ['staff'],
+  access: 'staff',
+  query: z.object({ edition: z.enum(TIERS) }),
+  response: z.object({ releases: z.array(StaffReleaseSchema), current_chosen: z.boolean() }),
+});
+
+export const ReleaseStoreSchema = z.object({
+  key_id: z.int(),
+  store: z.nullable(z.string()),
+  downloaded_at: z.string(),
+});
+
+/** One release: its per-file manifest and the stores (keys) whose newest download it was, newest first (100 at most). */
+export const staffGetRelease = defineContract({
+  operationId: 'staffGetRelease',
+  method: 'GET',
+  path: '/staff/releases/:id',
+  summary: 'A release with its per-file manifest and the stores running it (staff only)',
+  tags: ['staff'],
+  access: 'staff',
+  params: ReleaseIdParams,
   response: z.object({
-    release: z.object({
-      id: z.int(),
-      edition: z.enum(TIERS),
-      version: z.string(),
-      notes: z.string(),
-      theme_name: z.nullable(z.string()),
-      size_bytes: z.number(),
-      created_at: z.string(),
-    }),
+    release: StaffReleaseSchema,
+    manifest: z.array(z.object({ path: z.string(), sha256: z.string() })),
+    stores: z.array(ReleaseStoreSchema),
   }),
+});
+
+/** Makes a release the one its edition's customers download (audited with the reason). */
+export const staffMakeReleaseCurrent = defineContract({
+  operationId: 'staffMakeReleaseCurrent',
+  method: 'POST',
+  path: '/staff/releases/:id/make-current',
+  summary: "Make a release its edition's current one (staff only)",
+  tags: ['staff'],
+  access: 'staff',
+  params: ReleaseIdParams,
+  body: z.object({ reason: StaffReasonSchema }),
+  response: z.object({ release: StaffReleaseSchema }),
 });
 
 export const DOWNLOAD_MESSAGES = {

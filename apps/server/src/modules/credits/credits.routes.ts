@@ -37,7 +37,7 @@ export async function creditsRoutes(app: FastifyInstance) {
   });
   registerRoute(app, contracts.staffListReports, ({ query }) => credits.listReports(query));
   registerRoute(app, contracts.staffApproveReport, async ({ user, params, body }) => ({
-    report: (await credits.approveReport(user.id, Number(params.id), body.note || null)).report,
+    report: (await credits.approveReport(user.id, Number(params.id), body.note)).report,
   }));
   registerRoute(app, contracts.staffRejectReport, ({ user, params, body }) =>
     credits.rejectReport(user.id, Number(params.id), body.note),

@@ -108,15 +108,33 @@ export function listReportDomains(db: DbOrTx, reportIds: number[]) {
     .orderBy(asc(storeReportDomains.reportId), asc(storeReportDomains.position));
 }
 
-/** Rejected-report counts of these reporters. */
-export async function countRejectedByUser(db: DbOrTx, userIds: number[]): Promise<Map<number, number>> {
-  if (userIds.length === 0) return new Map();
+/** Each reporter's reports by status (their history). */
+export async function countReportsByUser(
+  db: DbOrTx,
+  userIds: number[],
+): Promise<Map<number, Record<StoreReportStatus, number>>> {
+  const counts = new Map<number, Record<StoreReportStatus, number>>();
+  if (userIds.length === 0) return counts;
   const rows = await db
-    .select({ userId: storeReports.userId, n: count() })
+    .select({ userId: storeReports.userId, status: storeReports.status, n: count() })
     .from(storeReports)
-    .where(and(inArray(storeReports.userId, userIds), eq(storeReports.status, 'rejected')))
-    .groupBy(storeReports.userId);
-  return new Map(rows.map((row) => [row.userId, row.n]));
+    .where(inArray(storeReports.userId, userIds))
+    .groupBy(storeReports.userId, storeReports.status);
+  for (const row of rows) {
+    const of = counts.get(row.userId) ?? { pending: 0, approved: 0, rejected: 0 };
+    of[row.status] = row.n;
+    counts.set(row.userId, of);
+  }
+  return counts;
+}
+
+/** How many times each of these domains was reported, per reporter (the unique index: at most once per user). */
+export function countReportsOfDomains(db: DbOrTx, domains: string[]) {
+  if (domains.length === 0) return Promise.resolve([]);
+  return db
+    .select({ domain: storeReportDomains.domain, userId: storeReportDomains.userId })
+    .from(storeReportDomains)
+    .where(inArray(storeReportDomains.domain, domains));
 }
 
 /** Decides a pending report, once: null when it does not exist or was already decided. */

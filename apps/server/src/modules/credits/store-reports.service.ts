@@ -1,4 +1,4 @@
-import type { ReportValidation, StaffStoreReport } from '@keyport/shared/contracts/credits';
+import type { ReportedDomainFacts, ReportValidation, StaffStoreReport } from '@keyport/shared/contracts/credits';
 import { REPORT_ROW_REASONS, licenseMatchHosts, normaliseReportedStore } from '@keyport/shared/domain/store-report';
 import type { Db, DbOrTx } from '../../db/client';
 import { isUniqueViolation } from '../../db/pg-errors';
@@ -76,37 +76,65 @@ export function createStoreReports({ db, ledger, keys, connect, auth, audit, rep
     });
   }
 
+  /** What the portal knows now about each reported domain: keys of ours on it, and other users' reports of it. */
+  async function domainFacts(rows: { userId: number; domain: string }[]) {
+    const domains = [...new Set(rows.map((row) => row.domain))];
+    const [connections, reports] = await Promise.all([
+      keys.connectionsTo([...new Set(domains.flatMap(licenseMatchHosts))]),
+      repo.countReportsOfDomains(db, domains),
+    ]);
+    const licensed = connections.map((c) => ({
+      ownerId: c.ownerId,
+      hosts: new Set(c.hosts.flatMap((host) => normaliseReportedStore(host) ?? [])),
+    }));
+    return (userId: number, domain: string): ReportedDomainFacts => {
+      const hosts = licenseMatchHosts(domain);
+      const keysOnIt = licensed.filter((c) => hosts.some((host) => c.hosts.has(host)));
+      return {
+        licensed_keys: keysOnIt.length,
+        reporter_holds_key: keysOnIt.some((c) => c.ownerId === userId),
+        other_reports: reports.filter((r) => r.domain === domain && r.userId !== userId).length,
+      };
+    };
+  }
+
   async function toStaffReports(rows: repo.StoreReportRow[]): Promise<StaffStoreReport[]> {
     const ids = rows.map((row) => row.id);
     const people = rows.flatMap((row) => (row.reviewedBy === null ? [row.userId] : [row.userId, row.reviewedBy]));
-    const [domains, emails, rejected] = await Promise.all([
+    const [domains, emails, history] = await Promise.all([
       repo.listReportDomains(db, ids),
       auth.emailsOf(people),
-      repo.countRejectedByUser(db, [...new Set(rows.map((row) => row.userId))]),
+      repo.countReportsByUser(db, [...new Set(rows.map((row) => row.userId))]),
     ]);
-    return rows.map((row) => ({
-      id: row.id,
-      status: row.status,
-      reporter: {
-        id: row.userId,
-        email: emails.get(row.userId) ?? '',
-        rejected_reports: rejected.get(row.userId) ?? 0,
-      },
-      domains: domains
-        .filter((domain) => domain.reportId === row.id)
-        .map((domain) => ({ domain: domain.domain, submitted: domain.submitted })),
-      created_at: row.createdAt.toISOString(),
-      reviewed_at: row.reviewedAt?.toISOString() ?? null,
-      reviewed_by: row.reviewedBy === null ? null : { id: row.reviewedBy, email: emails.get(row.reviewedBy) ?? '' },
-      review_note: row.reviewNote,
-    }));
+    const factsOf = await domainFacts(domains);
+    return rows.map((row) => {
+      const reports = history.get(row.userId) ?? { pending: 0, approved: 0, rejected: 0 };
+      return {
+        id: row.id,
+        status: row.status,
+        reporter: { id: row.userId, email: emails.get(row.userId) ?? '', rejected_reports: reports.rejected, reports },
+        domains: domains
+          .filter((domain) => domain.reportId === row.id)
+          .map((domain) => ({
+            domain: domain.domain,
+            submitted: domain.submitted,
+            // Only a report whose five rows all passed is stored: each row read "Valid" to the customer.
+            validation: { isValid: true, reason: REPORT_ROW_REASONS.valid },
+            known: factsOf(row.userId, domain.domain),
+          })),
+        created_at: row.createdAt.toISOString(),
+        reviewed_at: row.reviewedAt?.toISOString() ?? null,
+        reviewed_by: row.reviewedBy === null ? null : { id: row.reviewedBy, email: emails.get(row.reviewedBy) ?? '' },
+        review_note: row.reviewNote,
+      };
+    });
   }
 
   async function decide(
     staffId: number,
     id: number,
     decision: 'approved' | 'rejected',
-    note: string | null,
+    note: string,
   ): Promise<{ report: StaffStoreReport; balance: number; owed: number }> {
     const result = await db.transaction(async (tx) => {
       const decided = await repo.decideReport(tx, id, { status: decision, reviewedBy: staffId, note });
@@ -217,7 +245,7 @@ export function createStoreReports({ db, ledger, keys, connect, auth, audit, rep
       return toStaffReports(await repo.listReportsOfUser(db, userId, 50));
     },
 
-    approveReport: (staffId: number, id: number, note: string | null) => decide(staffId, id, 'approved', note),
+    approveReport: (staffId: number, id: number, note: string) => decide(staffId, id, 'approved', note),
     rejectReport: (staffId: number, id: number, note: string) => decide(staffId, id, 'rejected', note),
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, isNull, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, inArray, isNotNull, isNull, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { DbOrTx } from '../../db/client';
 import { licenseKeys, licenseKeyTierChanges } from '../../db/schema';
@@ -131,6 +131,11 @@ function releaseKeyWhere(db: DbOrTx, where: SQL | undefined) {
     .then((rows) => rows[0] ?? null);
 }
 
+/** The store a key is connected to: its myshopify domain, else its website, else its app store; null if none. */
+const connectedStore = sql<
+  string | null
+>`coalesce(${licenseKeys.myshopify}, ${licenseKeys.mainUrl}, ${licenseKeys.linkedAppStore})`.as('store');
+
 /** The columns other modules get for a key they may act on (its owner's). */
 const ownedKeyColumns = {
   id: licenseKeys.id,
@@ -138,12 +143,13 @@ const ownedKeyColumns = {
   tier: licenseKeys.tier,
   tokenVersion: licenseKeys.tokenVersion,
   authToken: licenseKeys.authToken,
+  store: connectedStore,
 };
 
 /** The owner's key by its license key text, whole; null when it does not exist or someone else holds it. */
 export function findOwnedKey(db: DbOrTx, ownerId: number, apiKey: string) {
   return db
-    .select()
+    .select({ ...getTableColumns(licenseKeys), store: connectedStore })
     .from(licenseKeys)
     .where(and(eq(licenseKeys.apiKey, apiKey), eq(licenseKeys.ownerId, ownerId)))
     .then((rows) => rows[0] ?? null);

@@ -21,6 +21,8 @@ export interface OwnedKey {
   tokenVersion: number;
   /** The current theme auth token, null before the first. */
   authToken: string | null;
+  /** The store it is connected to: its myshopify domain, else its website, else its app store; null if none. */
+  store: string | null;
 }
 
 /** An owned key with its §3 Key form (domains included), for answers that show the key. */
@@ -85,6 +87,7 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
         tier: row.tier,
         tokenVersion: row.tokenVersion,
         authToken: row.authToken,
+        store: row.store,
         key: toKey(row),
       };
     },

@@ -1,6 +1,10 @@
-/** Reading `POST /staff/releases` (multipart/form-data: edition, version, notes, file) into fields and a temp file. */
+/**
+ * Reading `POST /staff/releases` (multipart/form-data: edition, version, notes, reason, file) into fields and a temp
+ * file.
+ */
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { StaffReasonSchema } from '@keyport/shared/contracts/staff';
 import { isTier, type Tier } from '@keyport/shared/domain/tiers';
 import { badRequest } from '../../http/errors';
 import { receiveZipUpload } from '../../http/zip-upload';
@@ -24,6 +28,15 @@ const ReleaseFieldsSchema = z.object({
     .trim()
     .refine(isReleaseVersion, `version must be a version such as 4.2.0 (at most ${MAX_VERSION_LENGTH} characters)`),
   notes: z.string().trim().max(MAX_NOTES_LENGTH, `notes must be at most ${MAX_NOTES_LENGTH} characters`).default(''),
+  // The one reason rule of every staff write (contracts/staff.ts).
+  reason: z.string({ error: 'reason is required' }).transform((value, context) => {
+    const parsed = StaffReasonSchema.safeParse(value);
+    if (!parsed.success) {
+      context.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? 'Invalid reason' });
+      return z.NEVER;
+    }
+    return parsed.data;
+  }),
 });
 export type ReleaseFields = z.infer<typeof ReleaseFieldsSchema>;
 
@@ -37,7 +50,7 @@ export async function receiveReleaseUpload(
   maxZipBytes: number,
 ): Promise<ReleaseFields> {
   const fields = await receiveZipUpload(request, zipPath, maxZipBytes, 'file', {
-    notMultipart: 'Send the release as multipart/form-data with the fields edition, version, notes and file.',
+    notMultipart: 'Send the release as multipart/form-data with the fields edition, version, notes, reason and file.',
     wrongField: 'Send the theme zip in the field "file".',
     missingFile: 'Attach the theme zip in the field "file".',
     oneFile: 'Upload one zip file per release.',

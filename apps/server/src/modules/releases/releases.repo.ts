@@ -1,7 +1,7 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { DbOrTx } from '../../db/client';
-import { releases } from '../../db/schema';
+import { releaseCurrent, releaseDownloads, releases } from '../../db/schema';
 
 export type ReleaseRow = typeof releases.$inferSelect;
 export type NewRelease = typeof releases.$inferInsert;
@@ -52,4 +52,63 @@ export function setReleaseManifest(db: DbOrTx, id: number, manifest: Record<stri
     .update(releases)
     .set({ manifest })
     .where(and(eq(releases.id, id), isNull(releases.manifest)));
+}
+
+/** The release staff chose as the edition's current one, or null. */
+export function findCurrentReleaseId(db: DbOrTx, edition: Tier) {
+  return db
+    .select({ releaseId: releaseCurrent.releaseId })
+    .from(releaseCurrent)
+    .where(eq(releaseCurrent.edition, edition))
+    .then((rows) => rows[0]?.releaseId ?? null);
+}
+
+/** Makes a release its edition's current one: one upsert on the edition's row (the last choice wins). */
+export async function setCurrentRelease(db: DbOrTx, release: { id: number; edition: Tier }, setBy: number) {
+  await db
+    .insert(releaseCurrent)
+    .values({ edition: release.edition, releaseId: release.id, setBy })
+    .onConflictDoUpdate({
+      target: releaseCurrent.edition,
+      set: { releaseId: release.id, setBy, setAt: sql`now()` },
+    });
+}
+
+export type NewReleaseDownload = typeof releaseDownloads.$inferInsert;
+
+export async function insertReleaseDownload(db: DbOrTx, values: NewReleaseDownload) {
+  await db.insert(releaseDownloads).values(values);
+}
+
+/** Each key's newest download of this edition, as a subquery: the version a store runs, as far as we know. */
+function newestDownloadPerKey(db: DbOrTx, edition: Tier) {
+  return db
+    .selectDistinctOn([releaseDownloads.keyId], {
+      keyId: releaseDownloads.keyId,
+      releaseId: releaseDownloads.releaseId,
+      store: releaseDownloads.store,
+      downloadedAt: releaseDownloads.createdAt,
+    })
+    .from(releaseDownloads)
+    .where(eq(releaseDownloads.edition, edition))
+    .orderBy(releaseDownloads.keyId, desc(releaseDownloads.id))
+    .as('newest');
+}
+
+/** How many keys of the edition run each release (their newest download). */
+export async function countStoresPerRelease(db: DbOrTx, edition: Tier): Promise<Map<number, number>> {
+  const newest = newestDownloadPerKey(db, edition);
+  const rows = await db.select({ releaseId: newest.releaseId, n: count() }).from(newest).groupBy(newest.releaseId);
+  return new Map(rows.map((row) => [row.releaseId, row.n]));
+}
+
+/** The keys (and their stores) whose newest download was this release, most recent first. */
+export function listStoresOnRelease(db: DbOrTx, edition: Tier, releaseId: number, limit: number) {
+  const newest = newestDownloadPerKey(db, edition);
+  return db
+    .select()
+    .from(newest)
+    .where(eq(newest.releaseId, releaseId))
+    .orderBy(desc(newest.downloadedAt))
+    .limit(limit);
 }

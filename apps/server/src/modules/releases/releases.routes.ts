@@ -9,7 +9,7 @@ import { AppError } from '../../http/errors';
 import { registerRoute } from '../../http/route';
 import { chooseRange } from './byte-range';
 import { multipartLimits, receiveReleaseUpload } from './release-upload';
-import type { ReleaseDownload, SignedDownload } from './releases.service';
+import { toRelease, type ReleaseDownload, type SignedDownload } from './releases.service';
 
 export const RANGE_NOT_SATISFIABLE = 'The requested range is not satisfiable.';
 
@@ -19,7 +19,10 @@ export interface ReleasesRoutesOptions {
   maxZipBytes: number;
 }
 
-/** §7 releases and downloads: staff upload, release info with a signed link, and the three download routes. */
+/**
+ * §7 releases and downloads: staff upload, list, detail and current choice; release info with a signed link; the three
+ * download routes.
+ */
 export async function releasesRoutes(app: FastifyInstance, options: ReleasesRoutesOptions) {
   const releases = app.services.releases;
 
@@ -32,22 +35,18 @@ export async function releasesRoutes(app: FastifyInstance, options: ReleasesRout
       try {
         const fields = await receiveReleaseUpload(request, zipPath, options.maxZipBytes);
         const row = await releases.publishRelease({ ...fields, zipPath, createdBy: user.id });
-        return {
-          release: {
-            id: row.id,
-            edition: row.edition,
-            version: row.version,
-            notes: row.notes,
-            theme_name: row.themeName,
-            size_bytes: row.sizeBytes,
-            created_at: row.createdAt.toISOString(),
-          },
-        };
+        return { release: toRelease(row) };
       } finally {
         await rm(zipPath, { force: true });
       }
     });
   });
+
+  registerRoute(app, contracts.staffListReleases, ({ query }) => releases.listEditionReleases(query.edition));
+  registerRoute(app, contracts.staffGetRelease, ({ params }) => releases.staffReleaseDetail(Number(params.id)));
+  registerRoute(app, contracts.staffMakeReleaseCurrent, async ({ user, params, body }) => ({
+    release: await releases.makeReleaseCurrent(user.id, Number(params.id), body.reason),
+  }));
 
   registerRoute(app, contracts.getReleases, async ({ user, body }) => ({
     result: await releases.getReleaseInfo(user.id, body.key),

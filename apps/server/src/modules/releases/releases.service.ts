@@ -2,18 +2,19 @@ import { createHash, randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { ThemeTokenClaims } from '@keyport/shared/contracts/connect';
-import { DOWNLOAD_MESSAGES } from '@keyport/shared/contracts/releases';
+import { DOWNLOAD_MESSAGES, type Release, type StaffRelease } from '@keyport/shared/contracts/releases';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { Db } from '../../db/client';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { OWNED_KEY_NOT_FOUND } from '@keyport/shared/contracts/keys';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { StoragePort } from '../../integrations/storage/port';
-import type { KeysService } from '../keys/keys.service';
+import type { AuditService } from '../audit/audit.service';
+import type { KeysService, OwnedKey } from '../keys/keys.service';
 import type { DownloadLinkClaims, DownloadLinks, LinkProblem, SignedLinkQuery } from './download-link';
 import { createPreparedZipCache } from '../../lib/theme-zip/prepared-zip-cache';
 import { computeReleaseManifest, type ReleaseManifest } from './release-manifest';
-import { pickLatestRelease } from './release-version';
+import { compareReleaseVersions, isReleaseVersion, pickLatestRelease } from './release-version';
 import * as repo from './releases.repo';
 import { repackThemeAtRoot } from '../../lib/theme-zip/repack';
 import {
@@ -52,7 +53,10 @@ export interface PublishReleaseInput {
   notes: string;
   /** The uploaded zip; moved into storage on success. The caller removes it otherwise. */
   zipPath: string;
+  /** The staff member; null for the demo releases the seed publishes (the system). */
   createdBy: number | null;
+  /** Why it is published: the audit row's reason. */
+  reason: string;
 }
 
 export interface ReleasesServiceDeps {
@@ -61,6 +65,7 @@ export interface ReleasesServiceDeps {
   links: DownloadLinks;
   /** Owner-scoped key look-ups (modules/keys owns license_keys). */
   keys: Pick<KeysService, 'requireOwnedKey' | 'findOwnedKeyById'>;
+  audit: Pick<AuditService, 'record'>;
   /**
    * Checks a theme auth token's signature (modules/connect). Whether it is still its key's current token is checked
    * here, in the same query that checks the caller owns the key (one query less on every download).
@@ -77,7 +82,7 @@ export interface ReleasesServiceDeps {
 
 /** Releases per edition, their download links and the three download routes of §7. */
 export function createReleasesService(deps: ReleasesServiceDeps) {
-  const { db, storage, links, keys, themeTokens, downloadLimit } = deps;
+  const { db, storage, links, keys, audit, themeTokens, downloadLimit } = deps;
   const limits: ThemeZipLimits = { ...DEFAULT_THEME_ZIP_LIMITS, maxBytes: deps.maxZipBytes };
   const preparedZips = createPreparedZipCache({ max: 16, limits });
 
@@ -102,7 +107,39 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
     if (link.userId !== userId) throw linkExpired();
     if (!release) throw notFound(RELEASE_NOT_FOUND);
     if (release.edition !== key.tier) throw forbidden(WRONG_EDITION);
-    return release;
+    return { key, release };
+  }
+
+  /** The release an edition's customers get: the one staff made current, else the newest version. */
+  async function findServedRelease(edition: Tier): Promise<repo.ReleaseRow | null> {
+    const [rows, currentId] = await Promise.all([
+      repo.listEditionReleases(db, edition),
+      repo.findCurrentReleaseId(db, edition),
+    ]);
+    return rows.find((row) => row.id === currentId) ?? pickLatestRelease(rows) ?? null;
+  }
+
+  /** Records which key took which release, and the store the key is connected to (issue 12). */
+  function recordDownload(
+    key: Pick<OwnedKey, 'id' | 'store'>,
+    userId: number,
+    release: repo.ReleaseRow,
+    via: repo.NewReleaseDownload['via'],
+  ) {
+    return repo.insertReleaseDownload(db, {
+      releaseId: release.id,
+      edition: release.edition,
+      version: release.version,
+      keyId: key.id,
+      userId,
+      store: key.store,
+      via,
+    });
+  }
+
+  async function toStaffRelease(edition: Tier, release: repo.ReleaseRow): Promise<StaffRelease> {
+    const [served, stores] = await Promise.all([findServedRelease(edition), repo.countStoresPerRelease(db, edition)]);
+    return staffRelease(release, served?.id ?? null, stores);
   }
 
   /** Moves a checked zip into storage and records the release (409 when the version appeared meanwhile). */
@@ -110,16 +147,28 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
     const manifest = await computeReleaseManifest(zipPath, limits).catch(toUploadError);
     const storageKey = `${input.edition.toLowerCase()}/${input.version}-${randomBytes(6).toString('hex')}.zip`;
     const { size } = await storage.put(storageKey, zipPath);
-    const row = await repo
-      .insertRelease(db, {
-        edition: input.edition,
-        version: input.version,
-        notes: input.notes,
-        themeName,
-        storageKey,
-        sizeBytes: size,
-        createdBy: input.createdBy,
-        manifest,
+    const row = await db
+      .transaction(async (tx) => {
+        const inserted = await repo.insertRelease(tx, {
+          edition: input.edition,
+          version: input.version,
+          notes: input.notes,
+          themeName,
+          storageKey,
+          sizeBytes: size,
+          createdBy: input.createdBy,
+          manifest,
+        });
+        if (inserted) {
+          await audit.record(tx, {
+            actor: input.createdBy === null ? { type: 'system' } : { type: 'staff', id: input.createdBy },
+            action: 'release.published',
+            object: { type: 'release', id: inserted.id },
+            reason: input.reason,
+            data: { edition: inserted.edition, version: inserted.version, size_bytes: inserted.sizeBytes },
+          });
+        }
+        return inserted;
       })
       .catch(async (error: unknown) => {
         await storage.delete(storageKey);
@@ -167,10 +216,8 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
 
     hasRelease: (edition: Tier) => repo.hasEditionRelease(db, edition),
 
-    /** The newest release of an edition (by version), or null. */
-    async findLatestRelease(edition: Tier): Promise<repo.ReleaseRow | null> {
-      return pickLatestRelease(await repo.listEditionReleases(db, edition)) ?? null;
-    },
+    /** The release an edition's customers get (the one staff made current, else the newest version), or null. */
+    findServedRelease,
 
     /** The release of an edition and version, or null. */
     async findReleaseByVersion(edition: Tier, version: string): Promise<repo.ReleaseRow | null> {
@@ -195,7 +242,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
     /** §7 POST /staff/get-releases: the newest release of the caller's key's edition, with a signed link. */
     async getReleaseInfo(userId: number, apiKey: string): Promise<{ version: string; download_link: string }> {
       const key = await keys.requireOwnedKey(userId, apiKey);
-      const release = pickLatestRelease(await repo.listEditionReleases(db, key.tier));
+      const release = await findServedRelease(key.tier);
       if (!release) throw notFound(DOWNLOAD_MESSAGES.versionInfoFailed);
       return { version: release.version, download_link: links.create(release.id, key.id, userId) };
     },
@@ -222,6 +269,8 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
         etag: storedZipEtag(release.storageKey, stored.size),
         async open(range) {
           downloadLimit.hit(`download-key:${claims.keyId}`);
+          // A resumed download (a range past the first byte) is the same download: recorded once.
+          if (!range || range.start === 0) await recordDownload(key, claims.userId, release, 'link');
           return storage.createReadStream(release.storageKey, range);
         },
       };
@@ -239,12 +288,13 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
       if (!check.ok) throw linkError(check.problem);
       const claims = await themeTokens.verifySignature(input.token);
       if (!claims) throw forbidden(DOWNLOAD_MESSAGES.tokenMissing);
-      const release = await resolveOwnRelease(userId, claims.kid, check.claims, claims);
+      const { key, release } = await resolveOwnRelease(userId, claims.kid, check.claims, claims);
       downloadLimit.hit(`download-user:${userId}`);
       // The release is of the key's current edition; the token written into it names that edition too.
       const token = await themeTokens.tokenForTier(input.token, claims, release.edition);
       const prepared = await preparedZips.get(await storage.localPath(release.storageKey));
       const zip = tokenizePreparedThemeZip(prepared, token);
+      await recordDownload(key, userId, release, 'token');
       return { stream: zip.stream, contentLength: zip.contentLength, filename: releaseFilename(release) };
     },
 
@@ -255,13 +305,98 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
     ): Promise<ReleaseDownload> {
       const check = links.parse(input.url, input.requestHost);
       if (!check.ok) throw linkError(check.problem);
-      const release = await resolveOwnRelease(userId, check.claims.keyId, check.claims);
+      const { key, release } = await resolveOwnRelease(userId, check.claims.keyId, check.claims);
       downloadLimit.hit(`download-user:${userId}`);
-      return openStoredZip(release);
+      const download = await openStoredZip(release);
+      await recordDownload(key, userId, release, 'proxy');
+      return download;
+    },
+
+    /** GET /staff/releases: an edition's releases, newest version first, with the current flag and store counts. */
+    async listEditionReleases(edition: Tier): Promise<{ releases: StaffRelease[]; current_chosen: boolean }> {
+      const [rows, currentId, stores] = await Promise.all([
+        repo.listEditionReleases(db, edition),
+        repo.findCurrentReleaseId(db, edition),
+        repo.countStoresPerRelease(db, edition),
+      ]);
+      const servedId = (rows.find((row) => row.id === currentId) ?? pickLatestRelease(rows))?.id ?? null;
+      const newestFirst = [...rows].sort((a, b) => compareVersionsLeniently(b.version, a.version) || b.id - a.id);
+      return {
+        releases: newestFirst.map((row) => staffRelease(row, servedId, stores)),
+        current_chosen: currentId !== null,
+      };
+    },
+
+    /** GET /staff/releases/:id: the release, its manifest (path order) and the stores running it. */
+    async staffReleaseDetail(id: number) {
+      const release = await repo.findRelease(db, id);
+      if (!release) throw notFound(RELEASE_NOT_FOUND, 'release_not_found');
+      const [summary, manifest, stores] = await Promise.all([
+        toStaffRelease(release.edition, release),
+        this.releaseManifest(release),
+        repo.listStoresOnRelease(db, release.edition, release.id, STORES_SHOWN),
+      ]);
+      return {
+        release: summary,
+        manifest: Object.entries(manifest)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([file, sha256]) => ({ path: file, sha256 })),
+        stores: stores.map((row) => ({
+          key_id: row.keyId,
+          store: row.store,
+          downloaded_at: row.downloadedAt.toISOString(),
+        })),
+      };
+    },
+
+    /** POST /staff/releases/:id/make-current: the edition's customers get this release from now on; audited. */
+    async makeReleaseCurrent(staffId: number, id: number, reason: string): Promise<StaffRelease> {
+      const release = await repo.findRelease(db, id);
+      if (!release) throw notFound(RELEASE_NOT_FOUND, 'release_not_found');
+      await db.transaction(async (tx) => {
+        const previous = await repo.findCurrentReleaseId(tx, release.edition);
+        await repo.setCurrentRelease(tx, release, staffId);
+        await audit.record(tx, {
+          actor: { type: 'staff', id: staffId },
+          action: 'release.made_current',
+          object: { type: 'release', id: release.id },
+          reason,
+          data: { edition: release.edition, version: release.version, previous_release_id: previous },
+        });
+      });
+      return toStaffRelease(release.edition, release);
     },
   };
 }
 export type ReleasesService = ReturnType<typeof createReleasesService>;
+
+/** Version order for listing; a stored version that is not semantic (none should be) sorts first, as found. */
+function compareVersionsLeniently(a: string, b: string): number {
+  const validA = isReleaseVersion(a);
+  const validB = isReleaseVersion(b);
+  if (validA && validB) return compareReleaseVersions(a, b);
+  return Number(validA) - Number(validB);
+}
+
+/** How many stores the release detail lists. */
+const STORES_SHOWN = 100;
+
+/** A release row as the API answers it. */
+export function toRelease(row: repo.ReleaseRow): Release {
+  return {
+    id: row.id,
+    edition: row.edition,
+    version: row.version,
+    notes: row.notes,
+    theme_name: row.themeName,
+    size_bytes: row.sizeBytes,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+function staffRelease(row: repo.ReleaseRow, servedId: number | null, stores: Map<number, number>): StaffRelease {
+  return { ...toRelease(row), current: row.id === servedId, stores: stores.get(row.id) ?? 0 };
+}
 
 function linkError(problem: LinkProblem): AppError {
   return problem === 'expired' ? linkExpired() : badRequest(DOWNLOAD_MESSAGES.linkMissing);

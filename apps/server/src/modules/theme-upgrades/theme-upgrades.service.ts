@@ -48,7 +48,7 @@ export interface ThemeUpgradesServiceDeps {
   limits: ThemeZipLimits;
   keys: Pick<KeysService, 'requireOwnedKey' | 'listKeys' | 'findOwnedKeyById' | 'listTierChanges'>;
   connect: Pick<ConnectService, 'currentTokenFor' | 'prepareConnectionMove' | 'commitConnectionMove'>;
-  releases: Pick<ReleasesService, 'findLatestRelease' | 'findReleaseByVersion' | 'releaseZipPath' | 'releaseManifest'>;
+  releases: Pick<ReleasesService, 'findServedRelease' | 'findReleaseByVersion' | 'releaseZipPath' | 'releaseManifest'>;
   /** Where the engine writes its output before it is stored (DATA_DIR/tmp). */
   workDir: string;
   now?: () => Date;
@@ -86,7 +86,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
     if (tierRank(target.tier) < tierRank(source.tier)) {
       throw badRequest(THEME_UPGRADE_MESSAGES.notHigher, 'target_lower_than_source');
     }
-    const release = await releases.findLatestRelease(target.tier);
+    const release = await releases.findServedRelease(target.tier);
     if (!release) throw notFound(THEME_UPGRADE_MESSAGES.noRelease, 'no_release');
     return { target, source, release, kind: target.tier === source.tier ? ('update' as const) : ('upgrade' as const) };
   }

@@ -1,4 +1,4 @@
-import { Megaphone, Receipt, ScrollText, Tags, Ticket, Users, type LucideIcon } from 'lucide-react';
+import { Flag, Megaphone, Package, Receipt, ScrollText, Tags, Ticket, Users, type LucideIcon } from 'lucide-react';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { staffPaths } from './staff-paths';
 
@@ -77,6 +77,18 @@ export const staffPages: StaffPage[] = [
   },
 
   // Releases (staff-releases)
+  {
+    path: staffPaths.releases,
+    label: 'Releases',
+    icon: Package,
+    component: page(() => import('./releases/releases-page'), 'ReleasesPage'),
+  },
 
   // Store reports (staff-releases)
+  {
+    path: staffPaths.reports,
+    label: 'Store reports',
+    icon: Flag,
+    component: page(() => import('./reports/reports-page'), 'ReportsPage'),
+  },
 ];

@@ -1,6 +1,7 @@
 import { FileArchive, UploadCloud } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { cn } from '../../../lib/cn';
+import { formatBytes } from '../../../lib/format-bytes';
 
 /** The export's limit on this page (the server refuses bigger files too, with its own message). */
 export const MAX_THEME_ZIP_BYTES = 200 * 1024 * 1024;
@@ -18,9 +19,6 @@ export function checkThemeFile(file: File): string | null {
   if (file.size > MAX_THEME_ZIP_BYTES) return DROP_ZONE_ERRORS.tooBig;
   return null;
 }
-
-export const formatBytes = (bytes: number) =>
-  bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 interface ThemeDropZoneProps {
   file: File | null;

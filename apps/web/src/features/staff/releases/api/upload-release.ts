@@ -1,0 +1,49 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  staffListReleases,
+  uploadRelease as uploadReleaseContract,
+  type Release,
+} from '@keyport/shared/contracts/releases';
+import type { Tier } from '@keyport/shared/domain/tiers';
+import { ApiError, UNKNOWN_ERROR_CODE } from '../../../../lib/api-client';
+import { queryKeys } from '../../../../lib/query-keys';
+import { uploadWithProgress } from '../../../../lib/upload-with-progress';
+
+export interface UploadReleaseInput {
+  edition: Tier;
+  version: string;
+  notes: string;
+  reason: string;
+  file: File;
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+/** POST /staff/releases (multipart), with upload progress. Failures throw ApiError like callApi. */
+export async function uploadRelease(input: UploadReleaseInput): Promise<Release> {
+  const form = new FormData();
+  // The fields before the file: the server reads them before it streams the file to disk.
+  form.append('edition', input.edition);
+  form.append('version', input.version);
+  form.append('notes', input.notes);
+  form.append('reason', input.reason);
+  form.append('file', input.file, input.file.name);
+  const body = await uploadWithProgress({
+    method: uploadReleaseContract.method,
+    path: uploadReleaseContract.path,
+    form,
+    onProgress: input.onProgress,
+    signal: input.signal,
+  });
+  if (!body.release) throw new ApiError(500, 'The server answered without the release.', UNKNOWN_ERROR_CODE);
+  return body.release as Release;
+}
+
+/** The upload as a mutation: on success every release list is refetched. */
+export function useUploadRelease() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: uploadRelease,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.staff(staffListReleases.operationId) }),
+  });
+}

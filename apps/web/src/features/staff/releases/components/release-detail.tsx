@@ -1,0 +1,64 @@
+import { Alert } from '../../../../components/ui/alert';
+import { Skeleton } from '../../../../components/ui/skeleton';
+import { serverMessage } from '../../../../lib/api-client';
+import { useStaffRelease } from '../api/get-staff-release';
+
+/** A release's per-file manifest (path and sha256) and the stores whose newest download it was. */
+export function ReleaseDetail({ id }: { id: number }) {
+  const { data, isPending, error } = useStaffRelease(id);
+  if (isPending) return <Skeleton className="h-40 w-full" />;
+  if (error) return <Alert>{serverMessage(error) ?? 'The release could not be loaded.'}</Alert>;
+  const { release, manifest, stores } = data;
+  return (
+    <section
+      aria-labelledby="release-detail-title"
+      className="space-y-4 rounded-xl border border-slate-200 bg-white p-4"
+    >
+      <h2 id="release-detail-title" className="text-lg font-semibold text-slate-900">
+        {release.edition} {release.version}: {manifest.length} files
+      </h2>
+      <div>
+        <h3 className="mb-2 text-sm font-semibold text-slate-800">Stores running it ({release.stores})</h3>
+        {stores.length === 0 ? (
+          <p className="text-sm text-slate-600">No store has downloaded this version as its newest yet.</p>
+        ) : (
+          <ul className="space-y-1 text-sm text-slate-700">
+            {stores.map((store) => (
+              <li key={store.key_id}>
+                {store.store ?? 'Not connected'}{' '}
+                <span className="text-slate-500">
+                  (key #{store.key_id}, downloaded {store.downloaded_at.slice(0, 10)})
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <div className="max-h-96 overflow-auto">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Files of {release.version}</caption>
+          <thead className="sticky top-0 bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
+            <tr>
+              <th scope="col" className="px-3 py-2">
+                File
+              </th>
+              <th scope="col" className="px-3 py-2">
+                SHA-256
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 font-mono text-xs">
+            {manifest.map((file) => (
+              <tr key={file.path}>
+                <td className="px-3 py-1.5 break-all text-slate-800">{file.path}</td>
+                <td className="px-3 py-1.5 text-slate-600" title={file.sha256}>
+                  {file.sha256.slice(0, 16)}…
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
