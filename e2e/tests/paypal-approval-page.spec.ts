@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { createCustomer, expect, mintKeys, test } from '../support/fixtures';
 
 /**
@@ -28,6 +28,16 @@ async function paypalOrder(request: APIRequestContext, baseURL: string) {
   return { ...body, headers };
 }
 
+/**
+ * The browser's navigation to the dashboard that the approval page's form causes. Read from the request, not from
+ * `page.url()`: this browser is not signed in, so the app moves on to /login?next=… at once (a race the URL loses).
+ */
+function dashboardNavigation(page: Page) {
+  return page.waitForRequest(
+    (request) => request.isNavigationRequest() && new URL(request.url()).pathname === '/customer/my-keys',
+  );
+}
+
 test('Approve returns to the dashboard with the token and PayerID, and the order can then be captured', async ({
   page,
   request,
@@ -42,9 +52,9 @@ test('Approve returns to the dashboard with the token and PayerID, and the order
   await expect(page.getByRole('heading', { name: 'PayPal (sandbox)' })).toBeVisible();
   await expect(page.getByText('$320.00 USD')).toBeVisible();
   await page.getByRole('button', { name: 'Approve payment' }).focus();
+  const returned = dashboardNavigation(page);
   await page.keyboard.press('Enter');
-  await page.waitForURL(/\/customer\/my-keys\?/);
-  expect(new URL(page.url()).search).toBe(`?paypalReturn=true&token=${order.id}&PayerID=SANDBOXPAYER`);
+  expect(new URL((await returned).url()).search).toBe(`?paypalReturn=true&token=${order.id}&PayerID=SANDBOXPAYER`);
 
   const captured = await request.post(`${baseURL}/stripe/paypal/capture-order`, {
     headers,
@@ -57,7 +67,7 @@ test('Approve returns to the dashboard with the token and PayerID, and the order
 test('Cancel returns to the dashboard with paypalCancel and the token', async ({ page, request, baseURL }) => {
   const { order, approve_url } = await paypalOrder(request, baseURL!);
   await page.goto(approve_url);
+  const returned = dashboardNavigation(page);
   await page.getByRole('button', { name: 'Cancel' }).click();
-  await page.waitForURL(/\/customer\/my-keys\?/);
-  expect(new URL(page.url()).search).toBe(`?paypalCancel=true&token=${order.id}`);
+  expect(new URL((await returned).url()).search).toBe(`?paypalCancel=true&token=${order.id}`);
 });

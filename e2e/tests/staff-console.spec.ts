@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expectAccessible } from '../support/accessibility';
 import { apiLogin, DEMO, expect, STAFF, test } from '../support/fixtures';
 
 /** The feed as it was before this spec: put back afterwards, so later specs see the seeded updates. */
@@ -30,20 +30,6 @@ test.afterAll(async ({ request, baseURL }) => {
   expect(restored.status()).toBe(200);
 });
 
-async function expectAccessible(page: Page, testInfo: TestInfo, name: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const failing = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    failing.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`),
-    name,
-  ).toEqual([]);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
-  const file = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await testInfo.attach(name, { path: file, contentType: 'image/png' });
-}
-
 test('staff publish a feed item from the console; a customer sees it; the audit log shows it with its reason', async ({
   page,
   login,
@@ -65,6 +51,7 @@ test('staff publish a feed item from the console; a customer sees it; the audit 
     'Catalogue',
     'Releases',
     'Store reports',
+    'Sightings',
   ]);
 
   await nav.getByRole('link', { name: 'Updates feed' }).click();
@@ -141,6 +128,8 @@ for (const viewport of [
       page,
       login,
     }, testInfo) => {
+      // Ten pages, each scanned by axe and pictured whole: slow on a shared machine.
+      test.slow();
       await login(STAFF);
       await page.goto('/staff/audit-log');
       await expect(page.getByRole('row').nth(1)).toBeVisible();
@@ -150,6 +139,21 @@ for (const viewport of [
       await page.goto('/staff/updates');
       await expect(page.getByRole('group', { name: 'Update 1' })).toBeVisible();
       await expectAccessible(page, testInfo, `staff-updates-${viewport.name}`);
+
+      // The money, catalogue, releases and reports pages: each loaded (no busy table), then scanned and pictured.
+      for (const [path, title] of [
+        ['orders', 'Orders'],
+        ['upgrade-tokens', 'Upgrade tokens'],
+        ['catalogue', 'Catalogue'],
+        ['releases', 'Releases'],
+        ['reports', 'Store reports'],
+      ] as const) {
+        await page.goto(`/staff/${path}`);
+        await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+        await expect(page.getByRole('table').first()).toBeVisible();
+        await expect(page.locator('table[aria-busy="true"]')).toHaveCount(0);
+        await expectAccessible(page, testInfo, `staff-${path}-${viewport.name}`);
+      }
 
       await page.goto('/staff');
       await expect(page.getByRole('heading', { name: 'Staff console', level: 1 })).toBeVisible();

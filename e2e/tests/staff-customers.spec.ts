@@ -1,14 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { seriousViolations } from '../support/accessibility';
 import { createCustomer, expect, STAFF, test, useSession } from '../support/fixtures';
-
-/** Serious and critical accessibility violations on the page (as quality.spec.ts checks). */
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
-}
 
 async function confirmWithReason(page: Page, confirm: string, reason: string) {
   const dialog = page.getByRole('dialog');

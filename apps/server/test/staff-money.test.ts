@@ -218,7 +218,22 @@ describe('GET /staff/orders', () => {
     expect(second.orders.map((order) => order.id)).toEqual([pending.orderId]);
     expect(second.next_cursor).toBeNull();
 
-    for (const bad of ['status=paid', 'provider=cash', 'cursor=abc', 'limit=0', 'limit=101']) {
+    // Oldest first (the Created column's other order): the same cursor paging, the other way.
+    const oldest = (await call('GET', '/staff/orders?order=asc&limit=2', staff.token)).json<{
+      orders: { id: number }[];
+      next_cursor: string | null;
+    }>();
+    expect(oldest.orders.map((order) => order.id)).toEqual([pending.orderId, paid.orderId]);
+    const newer = (
+      await call('GET', `/staff/orders?order=asc&limit=2&cursor=${oldest.next_cursor}`, staff.token)
+    ).json<{
+      orders: { id: number }[];
+      next_cursor: string | null;
+    }>();
+    expect(newer.orders.map((order) => order.id)).toEqual([viaPaypal.orderId]);
+    expect(newer.next_cursor).toBeNull();
+
+    for (const bad of ['status=paid', 'provider=cash', 'cursor=abc', 'limit=0', 'limit=101', 'order=up']) {
       const refused = await call('GET', `/staff/orders?${bad}`, staff.token);
       expect(refused.statusCode, bad).toBe(400);
       expect(refused.json()).toMatchObject({ code: expect.any(String), error: expect.any(String) });
@@ -388,6 +403,17 @@ describe('upgrade tokens', () => {
       tokens: { id: number }[];
     }>();
     expect(rest.tokens.every((token) => token.id < Number(page.next_cursor))).toBe(true);
+    const oldestFirst = (await call('GET', '/staff/upgrade-tokens?order=asc&limit=2', staff.token)).json<{
+      tokens: { id: number }[];
+      next_cursor: string;
+    }>();
+    const ascendingIds = oldestFirst.tokens.map((token) => token.id);
+    expect(ascendingIds).toEqual([...ascendingIds].sort((a, b) => a - b));
+    const later = (
+      await call('GET', `/staff/upgrade-tokens?order=asc&limit=2&cursor=${oldestFirst.next_cursor}`, staff.token)
+    ).json<{ tokens: { id: number }[] }>();
+    expect(later.tokens.length).toBeGreaterThan(0);
+    expect(later.tokens.every((token) => token.id > Number(oldestFirst.next_cursor))).toBe(true);
 
     expect(await staffRows('upgrade_token.revoked')).toHaveLength(1);
   });

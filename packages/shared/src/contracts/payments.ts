@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { TIERS } from '../domain/tiers';
 import { defineContract } from './define';
 import { KeySchema } from './keys';
-import { StaffCursorSchema, StaffPageLimitSchema, StaffReasonSchema } from './staff';
+import { StaffCursorSchema, StaffPageLimitSchema, StaffReasonSchema, StaffSortOrderSchema } from './staff';
 
 /** §7 GET /stripe/config: what the browser needs to load the card form (no auth). */
 export const getStripeConfig = defineContract({
@@ -189,12 +189,13 @@ export const staffListOrders = defineContract({
   operationId: 'staffListOrders',
   method: 'GET',
   path: '/staff/orders',
-  summary: 'Card and PayPal orders, newest first, with provider ids and VAT evidence (staff only)',
+  summary: 'Card and PayPal orders, newest first (or oldest with order=asc), with provider ids and VAT evidence (staff only)',
   tags: ['staff'],
   access: 'staff',
   query: z.object({
     status: z.optional(OrderQuoteSchema.shape.status),
     provider: z.optional(PaymentMethodSchema),
+    order: StaffSortOrderSchema,
     cursor: StaffCursorSchema,
     limit: StaffPageLimitSchema,
   }),

@@ -13,6 +13,13 @@ export const StaffReasonSchema = z
 /** A staff list's cursor: the last id of the page before (lists are newest first). */
 export const StaffCursorSchema = z.optional(z.string().check(z.regex(/^\d{1,10}$/, 'Invalid cursor')));
 
+/**
+ * The order of a staff list by creation (its id): newest first unless `asc`. The cursor is the last id seen, so
+ * paging works the same both ways.
+ */
+export const StaffSortOrderSchema = z.optional(z.enum(['asc', 'desc']));
+export type StaffSortOrder = 'asc' | 'desc';
+
 /** Rows per page of a staff list: 1–100 (each list has its default). */
 export const StaffPageLimitSchema = z.optional(
   z.coerce.number().check(z.int('Invalid limit'), z.minimum(1, 'Invalid limit'), z.maximum(100, 'Invalid limit')),

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { paymentWebhookEvents, upgradeOrders, type UpgradeOrderStatus } from '../../db/schema';
 
@@ -224,11 +224,21 @@ export function orderStatuses(db: DbOrTx, orderIds: number[]) {
     .where(inArray(upgradeOrders.id, orderIds));
 }
 
-/** Staff's list (issue 12): newest first, `limit` rows with an id below `beforeId`, by status and provider names. */
+/**
+ * Staff's list (issue 12): newest first (`order` 'desc') or oldest first, `limit` rows past the cursor id `afterId` in
+ * that order, by status and provider names.
+ */
 export function listOrdersForStaff(
   db: DbOrTx,
-  filters: { status?: UpgradeOrderStatus; providers?: string[]; beforeId: number | null; limit: number },
+  filters: {
+    status?: UpgradeOrderStatus;
+    providers?: string[];
+    afterId: number | null;
+    order: 'asc' | 'desc';
+    limit: number;
+  },
 ) {
+  const ascending = filters.order === 'asc';
   return db
     .select()
     .from(upgradeOrders)
@@ -236,9 +246,9 @@ export function listOrdersForStaff(
       and(
         filters.status ? eq(upgradeOrders.status, filters.status) : undefined,
         filters.providers ? inArray(upgradeOrders.provider, filters.providers) : undefined,
-        filters.beforeId === null ? undefined : lt(upgradeOrders.id, filters.beforeId),
+        filters.afterId === null ? undefined : (ascending ? gt : lt)(upgradeOrders.id, filters.afterId),
       ),
     )
-    .orderBy(desc(upgradeOrders.id))
+    .orderBy(ascending ? asc(upgradeOrders.id) : desc(upgradeOrders.id))
     .limit(filters.limit);
 }

@@ -94,13 +94,20 @@ export function createStaffOrdersService({ db, card, wallet, audit, auth, log }:
   }
 
   return {
-    /** GET /staff/orders: newest first, a page of ORDER_PAGE_SIZE; the cursor is the last id seen. */
-    async list(query: { status?: UpgradeOrderStatus; provider?: PaymentMethod; cursor?: string; limit?: number }) {
+    /** GET /staff/orders: newest first (or oldest), a page of ORDER_PAGE_SIZE; the cursor is the last id seen. */
+    async list(query: {
+      status?: UpgradeOrderStatus;
+      provider?: PaymentMethod;
+      order?: 'asc' | 'desc';
+      cursor?: string;
+      limit?: number;
+    }) {
       const limit = query.limit ?? ORDER_PAGE_SIZE;
       const rows = await repo.listOrdersForStaff(db, {
         status: query.status,
         providers: query.provider ? PROVIDERS_OF[query.provider] : undefined,
-        beforeId: query.cursor === undefined ? null : Number(query.cursor),
+        afterId: query.cursor === undefined ? null : Number(query.cursor),
+        order: query.order ?? 'desc',
         limit,
       });
       const last = rows.at(-1);

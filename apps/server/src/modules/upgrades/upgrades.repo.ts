@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { UpgradePath } from '@keyport/shared/domain/upgrade-paths';
 import type { DbOrTx } from '../../db/client';
 import { purchasedUpgrades, upgradePrices, upgradeTokens } from '../../db/schema';
@@ -60,11 +60,12 @@ const TOKEN_STATES: Record<TokenState, SQL> = {
   revoked: isNotNull(upgradeTokens.revokedAt),
 };
 
-/** Staff's list: newest first, `limit` rows with an id below `beforeId`. */
+/** Staff's list: newest first (`order` 'desc'), `limit` rows past the cursor id `afterId` in that order. */
 export function listTokens(
   db: DbOrTx,
-  filters: { state?: TokenState; path?: UpgradePath; beforeId: number | null; limit: number },
+  filters: { state?: TokenState; path?: UpgradePath; afterId: number | null; order: 'asc' | 'desc'; limit: number },
 ) {
+  const ascending = filters.order === 'asc';
   return db
     .select()
     .from(upgradeTokens)
@@ -72,10 +73,10 @@ export function listTokens(
       and(
         filters.state ? TOKEN_STATES[filters.state] : undefined,
         filters.path ? eq(upgradeTokens.path, filters.path) : undefined,
-        filters.beforeId === null ? undefined : lt(upgradeTokens.id, filters.beforeId),
+        filters.afterId === null ? undefined : (ascending ? gt : lt)(upgradeTokens.id, filters.afterId),
       ),
     )
-    .orderBy(desc(upgradeTokens.id))
+    .orderBy(ascending ? asc(upgradeTokens.id) : desc(upgradeTokens.id))
     .limit(filters.limit);
 }
 

@@ -54,7 +54,7 @@ function Section({
       ) : query.error ? (
         <Alert>{serverMessage(query.error) ?? 'Could not load this list.'}</Alert>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">{children}</div>
+        <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">{children}</div>
       )}
     </section>
   );

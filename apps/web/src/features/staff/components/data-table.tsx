@@ -65,7 +65,7 @@ export function DataTable<Row, F extends string>({
     body = (
       <tr>
         <td colSpan={columns.length} className="p-3">
-          <Alert>
+          <Alert className="sticky left-3 max-w-[calc(100vw-4rem)]">
             {serverMessage(error) ?? (error instanceof Error ? error.message : 'Could not load this table.')}{' '}
             {onRetry ? (
               <button type="button" className="font-medium underline" onClick={onRetry}>
@@ -79,8 +79,9 @@ export function DataTable<Row, F extends string>({
   } else if (!rows || rows.length === 0) {
     body = (
       <tr>
-        <td colSpan={columns.length} className="px-3 py-10 text-center text-sm text-slate-600">
-          {emptyText}
+        <td colSpan={columns.length} className="px-3 py-10 text-sm text-slate-600">
+          {/* Kept in view on a phone, where the table is wider than the screen and scrolls sideways. */}
+          <p className="sticky left-3 max-w-[calc(100vw-4rem)] text-center">{emptyText}</p>
         </td>
       </tr>
     );
@@ -103,7 +104,7 @@ export function DataTable<Row, F extends string>({
         role="region"
         aria-label={caption}
         tabIndex={0}
-        className="overflow-x-auto rounded-xl border border-slate-200 bg-white focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none"
+        className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none"
       >
         <table className="w-full min-w-[44rem] border-collapse text-left" aria-busy={isPending || undefined}>
           <caption className="sr-only">{caption}</caption>

@@ -54,7 +54,7 @@ export function StaffLayout({
           aria-label="Staff console"
           className="border-b border-slate-200 bg-white lg:sticky lg:top-14 lg:h-[calc(100dvh-3.5rem)] lg:border-r lg:border-b-0"
         >
-          <ul className="flex gap-1 overflow-x-auto px-3 py-2 lg:flex-col lg:overflow-visible lg:py-4">
+          <ul className="relative flex gap-1 overflow-x-auto px-3 py-2 lg:flex-col lg:overflow-visible lg:py-4">
             {navPages.map(({ path, label, icon: Icon }) => (
               <li key={path}>
                 <NavLink to={path} className={navLinkClass}>

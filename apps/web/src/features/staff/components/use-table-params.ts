@@ -13,6 +13,14 @@ const PREVIOUS = 'prev';
 const SORT = 'sort';
 const ORDER = 'order';
 
+/** Newest first by creation, the staff lists' default; the Created column toggles it (`?sort=created&order=asc`). */
+export const NEWEST_FIRST: TableSort = { column: 'created', direction: 'desc' };
+
+/** The `order` a staff list call takes from the table's sort: only `asc` is sent (newest first is the default). */
+export function createdOrder(sort: TableSort | null): { order?: 'asc' } {
+  return sort?.column === 'created' && sort.direction === 'asc' ? { order: 'asc' } : {};
+}
+
 export interface TableParams<F extends string> {
   /** The filters' values from the URL (absent or empty → undefined). */
   filters: Record<F, string | undefined>;

@@ -5,7 +5,7 @@ import { ConfirmAction } from '../components/confirm-action';
 import { DataTable, type Column } from '../components/data-table';
 import { StaffPageHeader } from '../components/staff-layout';
 import { TableFilters, type FilterField } from '../components/table-filters';
-import { useTableParams } from '../components/use-table-params';
+import { createdOrder, NEWEST_FIRST, useTableParams } from '../components/use-table-params';
 import { useOrders, type OrdersQuery } from './api/list-orders';
 import { useRefundOrder } from './api/refund-order';
 
@@ -53,7 +53,12 @@ function RefundAction({ order }: { order: StaffOrder }) {
 
 const COLUMNS: Column<StaffOrder>[] = [
   { key: 'id', header: 'Order', cell: (order) => `#${order.id}` },
-  { key: 'created', header: 'Created', cell: (order) => new Date(order.created_at).toLocaleString() },
+  {
+    key: 'created',
+    header: 'Created',
+    sortable: true,
+    cell: (order) => new Date(order.created_at).toLocaleString(),
+  },
   { key: 'customer', header: 'Customer', cell: (order) => order.email },
   {
     key: 'bought',
@@ -106,10 +111,11 @@ const COLUMNS: Column<StaffOrder>[] = [
 
 /** Issue 12: card and PayPal orders with provider ids and VAT evidence; a refund is asked of the provider. */
 export function OrdersPage() {
-  const params = useTableParams({ filters: FILTERS });
+  const params = useTableParams({ filters: FILTERS, defaultSort: NEWEST_FIRST });
   const query: OrdersQuery = {
     ...(params.filters.status ? { status: params.filters.status as OrdersQuery['status'] } : {}),
     ...(params.filters.provider ? { provider: params.filters.provider as OrdersQuery['provider'] } : {}),
+    ...createdOrder(params.sort),
     ...(params.cursor ? { cursor: params.cursor } : {}),
   };
   const orders = useOrders(query);

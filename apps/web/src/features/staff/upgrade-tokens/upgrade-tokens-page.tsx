@@ -9,7 +9,7 @@ import { ConfirmAction } from '../components/confirm-action';
 import { DataTable, type Column } from '../components/data-table';
 import { StaffPageHeader } from '../components/staff-layout';
 import { TableFilters, type FilterField } from '../components/table-filters';
-import { useTableParams } from '../components/use-table-params';
+import { createdOrder, NEWEST_FIRST, useTableParams } from '../components/use-table-params';
 import { useUpgradeTokens, type UpgradeTokensQuery } from './api/list-upgrade-tokens';
 import { useMintUpgradeTokens } from './api/mint-upgrade-tokens';
 import { useRevokeUpgradeToken } from './api/revoke-upgrade-token';
@@ -139,6 +139,7 @@ const COLUMNS: Column<StaffUpgradeToken>[] = [
   {
     key: 'created',
     header: 'Created',
+    sortable: true,
     cell: (token) => (
       <>
         <div>{when(token.created_at)}</div>
@@ -170,11 +171,12 @@ const COLUMNS: Column<StaffUpgradeToken>[] = [
 
 /** Issue 12: mint tokens per path (a CSV of the batch), list them with who used them, revoke unused ones. */
 export function UpgradeTokensPage() {
-  const params = useTableParams({ filters: FILTERS });
+  const params = useTableParams({ filters: FILTERS, defaultSort: NEWEST_FIRST });
   const [batch, setBatch] = useState<Batch | null>(null);
   const query: UpgradeTokensQuery = {
     ...(params.filters.status ? { status: params.filters.status as UpgradeTokensQuery['status'] } : {}),
     ...(params.filters.path ? { path: params.filters.path as UpgradeTokensQuery['path'] } : {}),
+    ...createdOrder(params.sort),
     ...(params.cursor ? { cursor: params.cursor } : {}),
   };
   const tokens = useUpgradeTokens(query);

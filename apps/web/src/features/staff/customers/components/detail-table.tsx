@@ -24,7 +24,7 @@ export function DetailTable<Row extends { id: number }>({
 }) {
   if (rows.length === 0) return <p className="text-sm text-slate-600">{emptyText}</p>;
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
       <table className="w-full border-collapse text-left">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50">

@@ -36,7 +36,7 @@ export function ReleaseVersionsTable({
     return <p className="text-sm text-slate-600">No release of this edition yet.</p>;
   const current = releases.find((release) => release.current);
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+    <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
       <table className="w-full min-w-[720px] text-left text-sm">
         <caption className="sr-only">Versions</caption>
         <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
