@@ -43,6 +43,7 @@ const TABLE_OWNERS = {
   creditPacks: 'credits',
   storeReports: 'credits',
   storeReportDomains: 'credits',
+  licenseCheckins: 'licenses',
 };
 
 const moduleOf = (file) =>

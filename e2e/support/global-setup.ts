@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -10,12 +11,15 @@ const root = path.resolve(import.meta.dirname, '../..');
  * seed, and hands its URL to the tests through E2E_BASE_URL. Returns the teardown.
  */
 export default async function globalSetup() {
+  // A port chosen before the start, so PUBLIC_URL is known to the seed: the demo themes' license check calls it.
+  const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyport-e2e-'));
   const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/server.js')], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      PORT: '0',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       SEED: 'true',
@@ -62,4 +66,16 @@ export default async function globalSetup() {
     });
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
+}
+
+/** A TCP port free on 127.0.0.1 right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }

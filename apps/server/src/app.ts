@@ -39,6 +39,7 @@ import { connectRoutes } from './modules/connect/connect.routes';
 import { createThemeTokenSigner } from './modules/connect/theme-token';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { creditsRoutes } from './modules/credits/credits.routes';
+import { licensesRoutes } from './modules/licenses/licenses.routes';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const SPA_PATHS = /^\/(?:$|login$|signup$|forgot-password$|reset-password$|customer(?:\/|$))/;
@@ -137,9 +138,16 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
       },
     },
   });
+  const { sharedState } = app.services;
+  app.addHook('onClose', () => sharedState.close());
   await app.register(rateLimit, {
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
+    // With REDIS_URL every process counts into the same windows; the coarse global limit lets requests through while
+    // Redis is unreachable (the per-action limits refuse them instead).
+    ...(sharedState.redis
+      ? { redis: sharedState.redis, nameSpace: `${sharedState.keyPrefix}global:`, skipOnError: true }
+      : {}),
     // Thrown by the plugin, then answered by the error handler above like every other AppError.
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
@@ -199,6 +207,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   await app.register(auditRoutes);
   await app.register(analyticsRoutes);
   await app.register(creditsRoutes);
+  await app.register(licensesRoutes);
 
   const webDist = resolveWebDist(config);
   if (webDist) {
@@ -220,11 +229,14 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     await app.services.sandboxPayments?.idle();
     await app.services.sandboxWallet?.idle();
     await app.services.analytics.stop();
+    // The check-ins counted since the last flush reach the database before it closes.
+    await app.services.checkinFlusher.stop();
   });
   app.addHook('onReady', async () => {
     await app.services.ensureCatalogue();
     void app.services.outbox.flush();
     app.services.analytics.start();
+    app.services.checkinFlusher.start();
   });
   return app;
 }

@@ -33,6 +33,12 @@ const EnvSchema = z.object({
   UPGRADE_TOKEN_RATE_LIMIT_MAX_PER_IP: z.coerce.number().int().positive().default(30),
   UPGRADE_TOKEN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   TOKEN_SIGNING_KEY: z.string().min(1).optional(),
+  /** Issue 13 (ADR 031): validations per minute per IP on POST /api/licenses/validate. */
+  LICENSE_VALIDATE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
+  /** How long a process trusts its cached key state (token version, owner, tier) when validating. */
+  LICENSE_KEY_STATE_TTL_SECONDS: z.coerce.number().int().min(1).max(300).default(30),
+  /** How often buffered validation check-ins are written to the database. */
+  CHECKIN_FLUSH_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   /** 512 MiB by default; below 4 GiB (no zip64). */
   RELEASE_MAX_BYTES: z.coerce.number().int().positive().max(4_000_000_000).default(536_870_912),
   DOWNLOAD_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -93,6 +99,18 @@ const EnvSchema = z.object({
   KLAVIYO_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** An embeddable video URL; unset (or empty): the connection panel shows no setup-guide player at all. */
   SETUP_GUIDE_VIDEO_URL: z.union([z.literal(''), z.url()]).optional(),
+  /** Shared state for several processes (rate limits, sign-outs, check-in counts); unset: in process memory. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  /** Put before every Redis key and channel Keyport uses, so deployments can share one Redis. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1 to 64 letters, digits, ":", "_" or "-"')
+    .default('keyport:'),
+  /** Processes serving the port (Node's cluster); above 1 needs DATABASE_URL and REDIS_URL. */
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -109,6 +127,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  if (e.WORKERS > 1 && !e.DATABASE_URL) {
+    throw new ConfigError(
+      `Invalid configuration:\n  WORKERS: ${e.WORKERS} workers need DATABASE_URL (PostgreSQL): the embedded database is one process's, and two processes on it would lose data`,
+    );
+  }
+  if (e.WORKERS > 1 && !e.REDIS_URL) {
+    throw new ConfigError(
+      `Invalid configuration:\n  WORKERS: ${e.WORKERS} workers need REDIS_URL: rate limits and sign-outs must be shared by every process`,
+    );
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -119,6 +147,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       : ({ kind: 'pglite', dataDir } as const),
     dataDir,
     seed: e.SEED,
+    sharedState: e.REDIS_URL
+      ? ({ kind: 'redis', url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX } as const)
+      : ({ kind: 'memory' } as const),
+    workers: e.WORKERS,
     logLevel: e.LOG_LEVEL,
     email: { smtpUrl: e.SMTP_URL ?? null, from: e.EMAIL_FROM },
     webDistDir: e.WEB_DIST_DIR ?? null,
@@ -136,6 +168,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       windowMs: e.UPGRADE_TOKEN_RATE_LIMIT_WINDOW_SECONDS * 1000,
     },
     tokenSigningKey: e.TOKEN_SIGNING_KEY ?? null,
+    licenses: {
+      validateRateLimitPerMinute: e.LICENSE_VALIDATE_RATE_LIMIT_PER_MINUTE,
+      keyStateTtlMs: e.LICENSE_KEY_STATE_TTL_SECONDS * 1000,
+      checkinFlushMs: e.CHECKIN_FLUSH_SECONDS * 1000,
+    },
     releases: { maxBytes: e.RELEASE_MAX_BYTES },
     downloads: {
       linkSecret: e.DOWNLOAD_LINK_SECRET ?? null,

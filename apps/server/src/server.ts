@@ -1,13 +1,40 @@
+import cluster from 'node:cluster';
 import pino from 'pino';
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, type Config } from './config';
 import { DataDirLockedError, openDatabase } from './db/client';
 import { seedDemoData } from './db/seed';
 import { DEMO_ACCOUNTS, UNCLAIMED_KEYS } from './db/seed-data';
+import { runCluster, workersArgument } from './cluster';
 
-/** Reads config, opens the database, builds the app and listens. Nothing else. */
+/**
+ * Reads config, opens the database, builds the app and listens. With WORKERS (or `--workers N`) above 1, the primary
+ * prepares the database once and runs that many workers on one port (cluster.ts); each worker runs this same file.
+ */
 async function main() {
-  const config = loadConfig();
+  const workers = workersArgument(process.argv.slice(2));
+  const config = loadConfig(workers === null ? process.env : { ...process.env, WORKERS: workers });
+  if (config.workers > 1 && cluster.isPrimary) {
+    await runCluster(config, { prepare: () => prepare(config), welcome: config.seed ? printWelcome : null });
+    return;
+  }
+  await serve(config, { seed: cluster.isPrimary && config.seed });
+}
+
+/** The primary's one-off work before forking: migrations, signing key and link secret files, catalogue, demo data. */
+async function prepare(config: Config) {
+  const database = await openDatabase(config.database);
+  const app = await buildApp(config, { db: database.db });
+  try {
+    await app.ready();
+    if (config.seed) await seedDemoData(app.services, app.log);
+  } finally {
+    await app.close();
+    await database.close();
+  }
+}
+
+async function serve(config: Config, options: { seed: boolean }) {
   const database = await openDatabase(config.database);
   // Logs are written asynchronously: lines logged while a write is under way go out together in the next one, instead
   // of two blocking writes per request (docs/performance.md). Flushed when the server stops.
@@ -26,9 +53,9 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   try {
-    if (config.seed) await seedDemoData(app.services, app.log);
+    if (options.seed) await seedDemoData(app.services, app.log);
     const address = await app.listen({ port: config.port, host: config.host });
-    if (config.seed) printWelcome(address.replace('0.0.0.0', 'localhost'));
+    if (options.seed) printWelcome(address.replace('0.0.0.0', 'localhost'));
   } catch (error) {
     app.log.error({ err: error }, 'start failed');
     await app.close();

@@ -5,6 +5,7 @@ import type { Db } from './db/client';
 import { createRateLimiter } from './http/rate-limit';
 import { createLogEmailAdapter } from './integrations/email/log-adapter';
 import { createOutbox } from './integrations/email/outbox';
+import { createSharedState } from './integrations/shared-state/create-shared-state';
 import type { EmailPort } from './integrations/email/port';
 import { createSmtpEmailAdapter } from './integrations/email/smtp-adapter';
 import { createLocalStorageAdapter } from './integrations/storage/local-adapter';
@@ -42,6 +43,11 @@ import { createKlaviyoAdapter } from './integrations/analytics/klaviyo-adapter';
 import type { AnalyticsPort } from './integrations/analytics/port';
 import { createSandboxAnalyticsAdapter } from './integrations/analytics/sandbox-adapter';
 import { createAnalyticsService, type DeliverySettings } from './modules/analytics/analytics.service';
+import { createMemoryCheckinBuffer } from './integrations/shared-state/memory-checkins';
+import type { CheckinBuffer } from './integrations/shared-state/port';
+import { createCheckinFlusher } from './modules/licenses/checkin-flusher';
+import { createKeyStateCache } from './modules/licenses/key-state-cache';
+import { createLicensesService } from './modules/licenses/licenses.service';
 
 /** The sandbox's stand-ins for Stripe price ids (a sandbox payment names its path's). */
 const SANDBOX_PRICE_IDS = {
@@ -62,6 +68,8 @@ export interface Adapters {
   analytics?: AnalyticsPort;
   /** The analytics outbox's clock and retry timings (tests simulate a provider outage of minutes). */
   analyticsDelivery?: { now?: () => Date; settings?: Partial<DeliverySettings> };
+  /** Where validation check-ins are counted before the flusher writes them (memory by default). */
+  checkins?: CheckinBuffer;
 }
 
 /** Wires every service from config, the database and the adapters config selects. */
@@ -92,31 +100,39 @@ export function createServices(
       ? createSmtpEmailAdapter(config.email.smtpUrl, config.email.from)
       : createLogEmailAdapter(log));
   const outbox = createOutbox(db, email, log);
+  // Rate-limit windows, session revocations and check-in counts: in Redis when REDIS_URL is set (ADR 032).
+  const sharedState = createSharedState(config.sharedState, log);
+  const limiter = (name: string, options: { max: number; windowMs: number; message?: string }) =>
+    createRateLimiter(sharedState.windows, { name, ...options });
   const { max, windowMs } = config.authRateLimit;
   const addKey = config.addKeyRateLimit;
   const limits = {
-    authByIp: createRateLimiter({ max: max * 3, windowMs }),
-    authByEmail: createRateLimiter({ max, windowMs }),
-    signupByIp: createRateLimiter({ max: max * 3, windowMs }),
-    addKeyByUser: createRateLimiter({ max: addKey.maxPerUser, windowMs: addKey.windowMs }),
-    addKeyByIp: createRateLimiter({ max: addKey.maxPerIp, windowMs: addKey.windowMs }),
-    paymentStarts: createRateLimiter({ max: 20, windowMs: 10 * 60_000, message: TOO_MANY_PAYMENTS }),
-    vatChecks: createRateLimiter({ max: 30, windowMs: 10 * 60_000 }),
-    tokenRedeemByUser: createRateLimiter({
+    authByIp: limiter('authByIp', { max: max * 3, windowMs }),
+    authByEmail: limiter('authByEmail', { max, windowMs }),
+    signupByIp: limiter('signupByIp', { max: max * 3, windowMs }),
+    addKeyByUser: limiter('addKeyByUser', { max: addKey.maxPerUser, windowMs: addKey.windowMs }),
+    addKeyByIp: limiter('addKeyByIp', { max: addKey.maxPerIp, windowMs: addKey.windowMs }),
+    paymentStarts: limiter('paymentStarts', { max: 20, windowMs: 10 * 60_000, message: TOO_MANY_PAYMENTS }),
+    vatChecks: limiter('vatChecks', { max: 30, windowMs: 10 * 60_000 }),
+    tokenRedeemByUser: limiter('tokenRedeemByUser', {
       max: config.upgradeTokenRateLimit.maxPerUser,
       windowMs: config.upgradeTokenRateLimit.windowMs,
     }),
-    tokenRedeemByIp: createRateLimiter({
+    tokenRedeemByIp: limiter('tokenRedeemByIp', {
       max: config.upgradeTokenRateLimit.maxPerIp,
       windowMs: config.upgradeTokenRateLimit.windowMs,
     }),
-    analyticsByUser: createRateLimiter({ max: 120, windowMs: 10 * 60_000 }),
-    storeReportsByUser: createRateLimiter({
+    analyticsByUser: limiter('analyticsByUser', { max: 120, windowMs: 10 * 60_000 }),
+    storeReportsByUser: limiter('storeReportsByUser', {
       max: 10,
       windowMs: 24 * 60 * 60_000,
       message: 'You have sent the most store reports allowed for today. Please try again tomorrow.',
     }),
-    downloads: createRateLimiter({
+    licenseValidateByIp: limiter('licenseValidateByIp', {
+      max: config.licenses.validateRateLimitPerMinute,
+      windowMs: 60_000,
+    }),
+    downloads: limiter('downloads', {
       ...config.downloads.rateLimit,
       message: 'Too many downloads. Please wait a few minutes and try again.',
     }),
@@ -129,6 +145,7 @@ export function createServices(
     outbox,
     publicUrl,
     limits: { byIp: limits.authByIp, byEmail: limits.authByEmail },
+    revocations: sharedState.revocations,
   });
   const keys = createKeysService({ db, addKeyLimits: { byUser: limits.addKeyByUser, byIp: limits.addKeyByIp } });
   const connect = createConnectService({ db, keys, signer: runtime.signer });
@@ -153,6 +170,39 @@ export function createServices(
     },
     downloadLimit: limits.downloads,
     maxZipBytes: config.releases.maxBytes,
+  });
+  // Issue 13 (ADR 031): validation reads key state from this process's cache, which the keys service's changes here
+  // invalidate at once; check-ins are counted in the buffer and written by the flusher in batches.
+  const keyStates = createKeyStateCache({
+    load: (ids) => keys.findKeyStates(ids),
+    ttlMs: config.licenses.keyStateTtlMs,
+  });
+  // A change in any process reaches every process's cache (at once in memory; through Redis with REDIS_URL, ADR 032).
+  keys.onKeyStateChanged((keyId) => {
+    keyStates.invalidate(keyId);
+    void sharedState.keyStateChanges.announce(keyId).catch((error: unknown) => {
+      log.warn({ err: error }, 'key state change not announced to the other processes');
+    });
+  });
+  sharedState.keyStateChanges.onChanged((keyId) => keyStates.invalidate(keyId));
+  const checkinBuffer = adapters.checkins ?? sharedState.checkins ?? createMemoryCheckinBuffer();
+  const licenses = createLicensesService({
+    db,
+    keys,
+    releases,
+    auth,
+    tokens: connect,
+    keyStates,
+    checkins: checkinBuffer,
+    // Called per request, after `credits` exists below.
+    reportCounts: (domains) => credits.reportCountsOfDomains(domains),
+    validateLimit: limits.licenseValidateByIp,
+  });
+  const checkinFlusher = createCheckinFlusher({
+    buffer: checkinBuffer,
+    write: (batch) => licenses.writeCheckins(batch),
+    intervalMs: config.licenses.checkinFlushMs,
+    log,
   });
   const themeUpgrades = createThemeUpgradesService({
     db,
@@ -196,6 +246,7 @@ export function createServices(
     auth,
     audit,
     outbox,
+    licenses,
     reportLimit: limits.storeReportsByUser,
   });
   const creditPacks = createCreditPacksService({ db, audit });
@@ -258,6 +309,8 @@ export function createServices(
   return {
     db,
     outbox,
+    /** Shared state (memory or Redis): closed with the app. */
+    sharedState,
     limits,
     auth,
     keys,
@@ -294,6 +347,10 @@ export function createServices(
     customersAdmin,
     /** The old receipt route answers the order's invoice (rendered from the invoice row). */
     receipts: { render: async (order: { id: number }) => (await invoices.pdfForOrder(order.id)).pdf },
+    /** Issue 13: the validation API, key health and sightings (ADR 031). */
+    licenses,
+    /** Writes buffered check-ins every few seconds (started and stopped with the app, app.ts). */
+    checkinFlusher,
     /** Verifies a theme auth token: signed by us and still the key's current token. */
     themeTokens: { verify: connect.verify },
   };

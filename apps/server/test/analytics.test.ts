@@ -6,6 +6,7 @@ import { createKlaviyoAdapter, KLAVIYO_REVISION } from '../src/integrations/anal
 import { AnalyticsDeliveryError } from '../src/integrations/analytics/port';
 import { createAnalyticsService } from '../src/modules/analytics/analytics.service';
 import { createRateLimiter } from '../src/http/rate-limit';
+import { createMemoryWindowCounter } from '../src/integrations/shared-state/memory-window-counter';
 import { startFakeKlaviyoApi, type FakeKlaviyoApi } from './fakes/klaviyo-api';
 import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
 
@@ -307,7 +308,7 @@ describe('Klaviyo down for a minute', () => {
       port: createKlaviyoAdapter({ privateKey: fake.privateKey, baseUrl: fake.url, timeoutMs: 2000 }),
       log: t.app.log,
       resolveEmail: async () => 'given-up@example.com',
-      trackLimit: createRateLimiter({ max: 100, windowMs: 60_000 }),
+      trackLimit: createRateLimiter(createMemoryWindowCounter(), { name: 'analytics', max: 100, windowMs: 60_000 }),
       delivery: { maxAttempts: 3, baseDelayMs: 1_000 },
       now: () => new Date(clock),
     });
@@ -344,7 +345,7 @@ describe('two workers never send one row twice', () => {
       port: createKlaviyoAdapter({ privateKey: fake.privateKey, baseUrl: fake.url }),
       log: t.app.log,
       resolveEmail: async () => 'worker@example.com',
-      trackLimit: createRateLimiter({ max: 100, windowMs: 60_000 }),
+      trackLimit: createRateLimiter(createMemoryWindowCounter(), { name: 'analytics', max: 100, windowMs: 60_000 }),
       delivery: { batchSize: 7 },
       now: () => new Date(clock),
     });

@@ -30,6 +30,29 @@ describe('config', () => {
     expect(() => loadConfig({ SETUP_GUIDE_VIDEO_URL: 'not a url' })).toThrow(/SETUP_GUIDE_VIDEO_URL/);
   });
 
+  it('keeps shared state in memory and runs one process unless REDIS_URL and WORKERS say otherwise', () => {
+    expect(loadConfig({}).sharedState).toEqual({ kind: 'memory' });
+    expect(loadConfig({}).workers).toBe(1);
+    const scaled = loadConfig({ DATABASE_URL: 'postgres://u@db/k', REDIS_URL: 'redis://cache:6379', WORKERS: '4' });
+    expect(scaled.sharedState).toEqual({ kind: 'redis', url: 'redis://cache:6379', keyPrefix: 'keyport:' });
+    expect(scaled.workers).toBe(4);
+    expect(loadConfig({ REDIS_URL: 'rediss://cache', REDIS_KEY_PREFIX: 'shop-a:' }).sharedState).toMatchObject({
+      keyPrefix: 'shop-a:',
+    });
+    expect(() => loadConfig({ REDIS_URL: 'http://cache' })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ WORKERS: '0' })).toThrow(/WORKERS/);
+  });
+
+  it('refuses several workers on the embedded database or without Redis, naming why', () => {
+    expect(() => loadConfig({ WORKERS: '2', REDIS_URL: 'redis://cache' })).toThrow(
+      /WORKERS: 2 workers need DATABASE_URL.*lose data/,
+    );
+    expect(() => loadConfig({ WORKERS: '2', DATABASE_URL: 'postgres://u@db/k' })).toThrow(
+      /WORKERS: 2 workers need REDIS_URL/,
+    );
+    expect(() => loadConfig({ WORKERS: '2', REDIS_URL: 'redis://cache' })).toThrow(ConfigError);
+  });
+
   it('uses PostgreSQL when DATABASE_URL is set', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@localhost/db' }).database).toEqual({
       kind: 'postgres',

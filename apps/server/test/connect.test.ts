@@ -52,7 +52,12 @@ describe('PUT /keys/: save domains and generate the token', () => {
     expect(jwks.keys[0]).not.toHaveProperty('d');
     const { payload } = await jwtVerify(tokentheme, createLocalJWKSet(jwks), { issuer: 'keyport' });
     expect(decodeProtectedHeader(tokentheme)).toMatchObject({ alg: 'EdDSA', kid: jwks.keys[0].kid });
-    expect(payload).toMatchObject({ sub: apiKey, tier: 'REGULAR', ver: 1 });
+    expect(payload).toMatchObject({ tier: 'REGULAR', ver: 1 });
+    // ADR 030: the subject is the key's opaque public id, never the license key; `nbf` is when it was issued.
+    expect(payload.sub).not.toBe(apiKey);
+    expect(payload.sub).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(payload.nbf).toBe(payload.iat);
+    expect(payload).not.toHaveProperty('exp');
     expect(payload.kid).toBeTypeOf('number');
     expect(payload.domains).toEqual(
       expect.arrayContaining(['example.co.uk', 'shop.example.co.uk', 'my-store.myshopify.com', 'second-brand.com']),

@@ -65,27 +65,27 @@ describe('GET /staff/reports: what the portal knows', () => {
       [
         'copied-one.com',
         { isValid: true, reason: 'Valid' },
-        { licensed_keys: 0, reporter_holds_key: false, other_reports: 1 },
+        { licensed_keys: 0, reporter_holds_key: false, other_reports: 1, sightings: null },
       ],
       [
         'copied-two.com',
         { isValid: true, reason: 'Valid' },
-        { licensed_keys: 1, reporter_holds_key: false, other_reports: 0 },
+        { licensed_keys: 1, reporter_holds_key: false, other_reports: 0, sightings: null },
       ],
       [
         'copied-three.com',
         { isValid: true, reason: 'Valid' },
-        { licensed_keys: 1, reporter_holds_key: true, other_reports: 0 },
+        { licensed_keys: 1, reporter_holds_key: true, other_reports: 0, sightings: null },
       ],
       [
         'copied-four.com',
         { isValid: true, reason: 'Valid' },
-        { licensed_keys: 0, reporter_holds_key: false, other_reports: 0 },
+        { licensed_keys: 0, reporter_holds_key: false, other_reports: 0, sightings: null },
       ],
       [
         'copied-five.com',
         { isValid: true, reason: 'Valid' },
-        { licensed_keys: 0, reporter_holds_key: false, other_reports: 0 },
+        { licensed_keys: 0, reporter_holds_key: false, other_reports: 0, sightings: null },
       ],
     ]);
   });

@@ -54,7 +54,10 @@ describe('an upgraded key', () => {
     expect(redeemed.statusCode, redeemed.body).toBe(200);
 
     // The store's token still verifies.
-    expect(await t.app.services.themeTokens.verify(liveToken)).toMatchObject({ sub: apiKey, tier: 'LITE' });
+    // Its subject is the key's opaque id, never the license key (ADR 030).
+    const subject = decodeJwt(liveToken).sub;
+    expect(subject).not.toBe(apiKey);
+    expect(await t.app.services.themeTokens.verify(liveToken)).toMatchObject({ sub: subject, tier: 'LITE' });
 
     // The next download is of the REGULAR edition, with a REGULAR token of the same version written in.
     const link = await getReleaseLink(t, customer.token, apiKey);
@@ -72,7 +75,7 @@ describe('an upgraded key', () => {
     const written = /"license_token"\s*:\s*"([^"]+)"/.exec(settingsText)?.[1];
     expect(written).toBeDefined();
     expect(written).not.toBe(liveToken);
-    expect(decodeJwt(written!)).toMatchObject({ sub: apiKey, tier: 'REGULAR', ver: decodeJwt(liveToken).ver });
+    expect(decodeJwt(written!)).toMatchObject({ sub: subject, tier: 'REGULAR', ver: decodeJwt(liveToken).ver });
     expect(await t.app.services.themeTokens.verify(written!)).toMatchObject({ tier: 'REGULAR' });
     // Both tokens of that version stay valid: the store's, and the one in the new download.
     expect(await t.app.services.themeTokens.verify(liveToken)).not.toBeNull();

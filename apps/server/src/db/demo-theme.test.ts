@@ -61,6 +61,35 @@ describe('generateThemeZip', () => {
   });
 });
 
+describe('the license check in the theme (ADR 033)', () => {
+  it('ships the script asset and writes the portal URL as the license_portal_url setting when given', async () => {
+    const path = tempPath('licensed.zip');
+    await generateThemeZip(path, { edition: 'PRO', version: '2.0.0', licensePortalUrl: 'https://portal.example' });
+    const script = (await unzipFile(path, 'assets/license-check.js')).toString();
+    expect(script).toContain("'/api/licenses/validate'");
+    const snippet = (await unzipFile(path, 'snippets/license-check.liquid')).toString();
+    expect(snippet).toContain('data-version="2.0.0" data-edition="PRO"');
+    const schema = parseShopifyJson((await unzipFile(path, 'config/settings_schema.json')).toString()).value as Array<
+      Record<string, unknown>
+    >;
+    const license = schema.find((section) => section['name'] === 'License');
+    expect(license?.['settings']).toContainEqual(
+      expect.objectContaining({ id: 'license_portal_url', default: 'https://portal.example' }),
+    );
+    const data = parseShopifyJson((await unzipFile(path, 'config/settings_data.json')).toString()).value;
+    expect(data).toMatchObject({ current: { license_token: '', license_portal_url: 'https://portal.example' } });
+  });
+
+  it('leaves the portal setting empty (the check off) when none is given', async () => {
+    const path = tempPath('unlicensed.zip');
+    await generateThemeZip(path, { edition: 'LITE', version: '1.0.0' });
+    const data = parseShopifyJson((await unzipFile(path, 'config/settings_data.json')).toString()).value as {
+      current: Record<string, unknown>;
+    };
+    expect(data.current).not.toHaveProperty('license_portal_url');
+  });
+});
+
 describe('generateThemeZip settings_data variants', () => {
   it('writes a BOM and Shopify comment before the JSON for bom-comment', async () => {
     const path = tempPath('bom.zip');

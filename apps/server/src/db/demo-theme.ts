@@ -10,6 +10,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as yazl from 'yazl';
 import type { Tier } from '@keyport/shared/domain/tiers';
+import {
+  LICENSE_PORTAL_SETTING_ID,
+  LICENSE_SCRIPT_ASSET,
+  licenseCheckScript,
+  licenseSnippet,
+} from './demo-theme-license';
 
 export interface GenerateThemeZipOptions {
   edition: Tier;
@@ -34,6 +40,9 @@ export interface GenerateThemeZipOptions {
   extraSettings?: Record<string, unknown>[];
   /** Adds sections/announcement-bar.liquid, placed first on the home page (the seed's older version has it). */
   announcementBar?: boolean;
+  /** The customer portal the license check calls (ADR 033), written as the `license_portal_url` setting's default and
+   *  value. Default: none, and the check stays off until the store's admin fills the setting in. */
+  licensePortalUrl?: string;
 }
 
 export interface GeneratedThemeZip {
@@ -134,7 +143,8 @@ function buildThemeFiles(options: GenerateThemeZipOptions & { themeName: string 
     { path: 'templates/collection.json', content: toJson(collectionTemplate()) },
     { path: 'sections/header.liquid', content: headerSection() },
     { path: 'sections/footer.liquid', content: footerSection() },
-    { path: 'snippets/license-check.liquid', content: licenseSnippet(options.edition) },
+    { path: 'snippets/license-check.liquid', content: licenseSnippet(options.edition, options.version) },
+    { path: `assets/${LICENSE_SCRIPT_ASSET}`, content: licenseCheckScript() },
     { path: 'assets/theme.css', content: themeCss() },
     { path: 'assets/theme.js', content: themeJs(options.version), streamed: true },
     { path: 'config/settings_schema.json', content: toJson(settingsSchema(options)) },
@@ -175,6 +185,13 @@ function settingsSchema(options: GenerateThemeZipOptions & { themeName: string }
           label: 'License token',
           info: 'Filled in automatically when you download the theme from the customer portal.',
         },
+        {
+          type: 'text',
+          id: LICENSE_PORTAL_SETTING_ID,
+          label: 'License portal',
+          info: 'Where the theme checks its license. Leave as it is.',
+          ...(options.licensePortalUrl ? { default: options.licensePortalUrl } : {}),
+        },
       ],
     },
     {
@@ -207,7 +224,7 @@ function renameSettingIds(groups: unknown[], renames: Record<string, string>): v
 
 function settingsDataText(
   kind: 'plain' | 'bom-comment' | 'missing',
-  options: Pick<GenerateThemeZipOptions, 'settingRenames' | 'extraSettings'> = {},
+  options: Pick<GenerateThemeZipOptions, 'settingRenames' | 'extraSettings' | 'licensePortalUrl'> = {},
 ): string | null {
   if (kind === 'missing') return null;
   const rename = (id: string) => options.settingRenames?.[id] ?? id;
@@ -222,6 +239,7 @@ function settingsDataText(
       [rename('color_background')]: '#ffffff',
       ...extras,
       license_token: '',
+      ...(options.licensePortalUrl ? { [LICENSE_PORTAL_SETTING_ID]: options.licensePortalUrl } : {}),
       sections: { header: { type: 'header', settings: { sticky: true } } },
       content_for_index: [],
     },
@@ -355,14 +373,6 @@ function footerSection(): string {
 {% schema %}
 { "name": "Footer", "settings": [] }
 {% endschema %}
-`;
-}
-
-function licenseSnippet(edition: Tier): string {
-  return `{%- comment -%} Edition: ${edition}. Shows a notice in the theme editor when no license token is set. {%- endcomment -%}
-{%- if settings.license_token == blank and request.design_mode -%}
-  <div class="license-notice">Add your license token in Theme settings &rarr; License.</div>
-{%- endif -%}
 `;
 }
 

@@ -39,12 +39,12 @@ function isoDateDaysAgo(days: number, now: Date): string {
  * Each edition without a release gets the demo theme release, whether the accounts were seeded now or before.
  */
 export async function seedDemoData(
-  services: Pick<Services, 'db' | 'auth' | 'releases' | 'credits'>,
+  services: Pick<Services, 'db' | 'auth' | 'releases' | 'credits' | 'publicUrl'>,
   log: FastifyBaseLogger,
   now = new Date(),
 ) {
   const { db, auth } = services;
-  await seedDemoReleases(services.releases, log);
+  await seedDemoReleases(services.releases, services.publicUrl(), log);
   await services.credits.ensureProducts(DEMO_REDEEM_PRODUCTS);
   if (await findUserByEmail(db, DEMO_ACCOUNTS[0].email)) return false;
   const hashes = await Promise.all(DEMO_ACCOUNTS.map((account) => auth.hashPassword(account.password)));
@@ -105,9 +105,13 @@ export async function seedDemoData(
 
 /**
  * Two generated theme zips (generateThemeZip) per edition: the previous demo version and the current one, each
- * published when missing. Idempotent.
+ * published when missing, their license check pointed at this portal. Idempotent.
  */
-async function seedDemoReleases(releases: Services['releases'], log: FastifyBaseLogger): Promise<void> {
+async function seedDemoReleases(
+  releases: Services['releases'],
+  portalUrl: string,
+  log: FastifyBaseLogger,
+): Promise<void> {
   const demoReleases = [DEMO_PREVIOUS_RELEASE, DEMO_RELEASE];
   const missing: { edition: Tier; release: (typeof demoReleases)[number] }[] = [];
   for (const edition of TIERS) {
@@ -128,6 +132,8 @@ async function seedDemoReleases(releases: Services['releases'], log: FastifyBase
         settingRenames: 'settingRenames' in theme ? { ...theme.settingRenames } : undefined,
         announcementBar: 'announcementBar' in theme ? theme.announcementBar : undefined,
         featuredSection: { blockTypes: [...theme.featuredSection.blockTypes] },
+        // The theme's license check calls this portal (ADR 033): a vendor builds its URL into the theme it ships.
+        licensePortalUrl: portalUrl,
       });
       try {
         await releases.publishRelease({

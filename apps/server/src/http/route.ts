@@ -35,7 +35,7 @@ export type RouteHandler<C extends Contract> = (
   reply: FastifyReply,
 ) => Promise<HandlerResult<C>>;
 
-type RouteExtras = Pick<RouteOptions, 'config' | 'bodyLimit'>;
+type RouteExtras = Pick<RouteOptions, 'config' | 'bodyLimit' | 'logLevel'>;
 
 /**
  * Declares a route from its shared contract: the contract's schemas validate the request and the response,

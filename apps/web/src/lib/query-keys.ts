@@ -5,6 +5,8 @@
 export const queryKeys = {
   me: ['me'] as const,
   keys: ['keys'] as const,
+  /** GET /keys/health (issue 13: license health on each key card). */
+  keysHealth: ['keys-health'] as const,
   keyToken: (licenseKey: string) => ['key-token', licenseKey] as const,
   userStores: ['user-stores'] as const,
   homepageFeed: ['homepage-feed'] as const,

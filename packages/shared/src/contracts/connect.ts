@@ -54,7 +54,11 @@ export const getJwks = defineContract({
   response: JwksSchema,
 });
 
-/** The claims of a theme auth token (an EdDSA-signed JWT). */
+/**
+ * The claims of a theme auth token (an EdDSA-signed JWT). ADR 030: `sub` is the key's opaque public id (tokens issued
+ * before issue 13 carry the license key itself there and no `nbf`; they stay valid until regenerated); `kid` is the
+ * key's id; `iat` and `nbf` are when it was issued; no `exp` (the online validation is what expires).
+ */
 export const ThemeTokenClaimsSchema = z.object({
   iss: z.string(),
   sub: z.string(),
@@ -63,5 +67,6 @@ export const ThemeTokenClaimsSchema = z.object({
   domains: z.array(z.string()),
   ver: z.int(),
   iat: z.int(),
+  nbf: z.optional(z.int()),
 });
 export type ThemeTokenClaims = z.infer<typeof ThemeTokenClaimsSchema>;

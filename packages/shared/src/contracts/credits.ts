@@ -359,6 +359,8 @@ export const ReportedDomainFactsSchema = z.object({
   reporter_holds_key: z.boolean(),
   /** Reports of the same store by other users. */
   other_reports: z.int(),
+  /** Issue 13: validation check-ins from the store with a token no key of ours covers (evidence of a pirated copy). */
+  sightings: z.nullable(z.object({ checkins: z.int(), first_seen_at: z.string(), last_seen_at: z.string() })),
 });
 
 export type ReportedDomainFacts = z.infer<typeof ReportedDomainFactsSchema>;

@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { TIERS } from '../domain/tiers';
 import { defineContract } from './define';
 import { KeySchema } from './keys';
-import { StaffCursorSchema, StaffPageLimitSchema, StaffReasonSchema } from './staff';
+import { StaffCursorSchema, StaffPageLimitSchema, StaffReasonSchema, StaffSortOrderSchema } from './staff';
 
 /** LITE_TO_REGULAR, REGULAR_TO_PRO, LITE_TO_PRO (packages/shared/src/domain/upgrade-paths.ts). */
 export const UpgradePathSchema = z.enum(['LITE_TO_REGULAR', 'REGULAR_TO_PRO', 'LITE_TO_PRO']);
@@ -212,6 +212,7 @@ export const staffListUpgradeTokens = defineContract({
   query: z.object({
     status: z.optional(UpgradeTokenStatusSchema),
     path: z.optional(UpgradePathSchema),
+    order: StaffSortOrderSchema,
     cursor: StaffCursorSchema,
     limit: StaffPageLimitSchema,
   }),

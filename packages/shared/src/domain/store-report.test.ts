@@ -69,6 +69,7 @@ describe('the texts', () => {
       alreadyReported: 'You have already reported this store.',
       holdsLicense: 'This store holds a license of ours.',
       ownStore: 'This is your own store.',
+      seenUnlicensed: 'Seen running an unlicensed copy.',
     });
     expect(REPORT_MESSAGES.allRequired).toBe('Please enter all 5 store domains.');
     expect(REPORT_MESSAGES.credited).toBe('Credit added! All 5 stores were valid.');

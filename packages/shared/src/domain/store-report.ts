@@ -18,6 +18,8 @@ export const REPORT_ROW_REASONS = {
   alreadyReported: 'You have already reported this store.',
   holdsLicense: 'This store holds a license of ours.',
   ownStore: 'This is your own store.',
+  /** Issue 13: a valid row backed by evidence: the portal saw a token of ours on the store that no key covers. */
+  seenUnlicensed: 'Seen running an unlicensed copy.',
 } as const;
 export type ReportRowReason = (typeof REPORT_ROW_REASONS)[keyof typeof REPORT_ROW_REASONS];
 

@@ -52,11 +52,11 @@ describe('repackThemeAtRoot', () => {
     await generateThemeZip(source, { edition: 'PRO', version: '4.2.0', folder: 'aurora-pro', paddingBytes: 64 * 1024 });
     const output = tempPath('root.zip');
     const result = await repackThemeAtRoot(source, output);
-    expect(result).toEqual({ removedPrefix: 'aurora-pro/', entryCount: 14, bytes: (await readFile(output)).length });
+    expect(result).toEqual({ removedPrefix: 'aurora-pro/', entryCount: 15, bytes: (await readFile(output)).length });
     await expectUnzipTestPasses(output);
     await expectRawCopies(source, output, 'aurora-pro/');
     await expect(inspectThemeZip(output)).resolves.toEqual({
-      entryCount: 14,
+      entryCount: 15,
       prefix: '',
       themeName: 'Aurora',
       hasSettingsData: true,

@@ -115,7 +115,7 @@ describe('inspectThemeZip', () => {
   it('describes a generated theme', async () => {
     const path = await generate({ themeName: 'Aurora', edition: 'REGULAR' });
     await expect(inspectThemeZip(path, GENEROUS_LIMITS)).resolves.toEqual({
-      entryCount: 13,
+      entryCount: 14,
       prefix: 'aurora-regular/',
       themeName: 'Aurora',
       hasSettingsData: true,
@@ -182,7 +182,7 @@ describe('inspectThemeZip', () => {
     await writeFile(path, bytes);
     await expectThemeZipError(inspectThemeZip(path), 'invalid_zip', new RegExp(`${name} is corrupt`));
     await expect(inspectThemeZip(path, GENEROUS_LIMITS, { verifyContents: false })).resolves.toMatchObject({
-      entryCount: 14,
+      entryCount: 15,
     });
   });
 
@@ -376,7 +376,7 @@ describe('createTokenizedThemeZip', () => {
     const { value } = await readSettings(path, 'aurora-pro/config/settings_data.json');
     expect(value).toEqual({ current: { license_token: TOKEN } });
     await expectUntouchedEntriesIdentical(source, path, '');
-    await expect(inspectThemeZip(path)).resolves.toMatchObject({ hasSettingsData: true, entryCount: 13 });
+    await expect(inspectThemeZip(path)).resolves.toMatchObject({ hasSettingsData: true, entryCount: 14 });
   });
 
   it('writes into the named preset when current is a preset name', async () => {

@@ -183,7 +183,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         uniqueId?: string;
       },
     ): Promise<void> {
-      trackLimit.hit(`analytics:${caller.id}`);
+      await trackLimit.hit(`analytics:${caller.id}`);
       await enqueue(db, {
         userId: caller.id,
         email: caller.email,
@@ -205,7 +205,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         properties?: AnalyticsProperties;
       },
     ): Promise<void> {
-      trackLimit.hit(`analytics:${caller.id}`);
+      await trackLimit.hit(`analytics:${caller.id}`);
       const at = now();
       await repo.insertItem(db, {
         userId: caller.id,

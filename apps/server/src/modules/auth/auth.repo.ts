@@ -89,13 +89,22 @@ export async function deleteSession(db: DbOrTx, tokenHash: string) {
   await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
 }
 
-export async function deleteUserSessions(db: DbOrTx, userId: number) {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+/** Ends every session of the user; answers the ended sessions' token hashes (to revoke them in every process). */
+export async function deleteUserSessions(db: DbOrTx, userId: number): Promise<string[]> {
+  const rows = await db
+    .delete(sessions)
+    .where(eq(sessions.userId, userId))
+    .returning({ tokenHash: sessions.tokenHash });
+  return rows.map((row) => row.tokenHash);
 }
 
 /** Ends every session of the user except the one with `keepTokenHash` (the device making the change). */
-export async function deleteOtherUserSessions(db: DbOrTx, userId: number, keepTokenHash: string) {
-  await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, keepTokenHash)));
+export async function deleteOtherUserSessions(db: DbOrTx, userId: number, keepTokenHash: string): Promise<string[]> {
+  const rows = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, keepTokenHash)))
+    .returning({ tokenHash: sessions.tokenHash });
+  return rows.map((row) => row.tokenHash);
 }
 
 export async function insertPasswordReset(db: DbOrTx, userId: number, tokenHash: string, expiresAt: Date) {

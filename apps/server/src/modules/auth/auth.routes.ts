@@ -7,8 +7,8 @@ import { registerRoute } from '../../http/route';
 export async function authRoutes(app: FastifyInstance) {
   const auth = app.services.auth;
 
-  registerRoute(app, contracts.signup, ({ body }, request) => {
-    app.services.limits.signupByIp.hit(`signup:${request.ip}`);
+  registerRoute(app, contracts.signup, async ({ body }, request) => {
+    await app.services.limits.signupByIp.hit(`signup:${request.ip}`);
     return auth.signup(body);
   });
   registerRoute(app, contracts.login, ({ body }, request) => auth.login(body, request.ip));

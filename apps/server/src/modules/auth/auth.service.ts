@@ -5,6 +5,7 @@ import type { AuthUser } from '../../http/auth';
 import { badRequest, conflict, notFound, unauthorized } from '../../http/errors';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { Outbox } from '../../integrations/email/outbox';
+import type { SessionRevocations } from '../../integrations/shared-state/port';
 import * as repo from './auth.repo';
 import { generateSecret, hashSecret } from '../../lib/secrets';
 
@@ -25,20 +26,31 @@ export interface AuthServiceDeps {
   outbox: Outbox;
   publicUrl: () => string;
   limits: { byIp: RateLimiter; byEmail: RateLimiter };
+  /** Ended sessions are announced to every process, so none keeps honouring one from its cache. */
+  revocations: SessionRevocations;
   now?: () => Date;
 }
 
 /** Sign-up, sign-in, sessions (30-day sliding expiry) and password reset. */
 export function createAuthService(deps: AuthServiceDeps) {
-  const { db, outbox, limits } = deps;
+  const { db, outbox, limits, revocations } = deps;
   const now = deps.now ?? (() => new Date());
-  // Recently resolved sessions, so a signed-in page load does not pay a session query on every call.
-  // Logout, password reset or change and a new name drop entries at once; a new role shows within SESSION_CACHE_MS.
+  // Recently resolved sessions (per process), so a signed-in page load does not pay a session query on every call.
+  // A session that ends (logout, password reset or change) is revoked in every process at once (ADR 032); a new name
+  // drops this process's entries at once, and shows in other processes, like a new role, within SESSION_CACHE_MS.
   const findSessionUser = repo.prepareFindSessionUser(db);
   const sessionCache = new Map<string, { user: AuthUser; until: number }>();
-  function forgetUserSessions(userId: number, exceptTokenHash?: string) {
-    for (const [key, entry] of sessionCache)
-      if (entry.user.id === userId && key !== exceptTokenHash) sessionCache.delete(key);
+  // Counts revocations seen, so a lookup that raced one does not cache what it read before it.
+  let revocationsSeen = 0;
+  revocations.onRevoked((tokenHash) => {
+    revocationsSeen += 1;
+    sessionCache.delete(tokenHash);
+  });
+  function forgetUserSessions(userId: number) {
+    for (const [key, entry] of sessionCache) if (entry.user.id === userId) sessionCache.delete(key);
+  }
+  async function revokeAll(tokenHashes: string[]) {
+    await Promise.all(tokenHashes.map((tokenHash) => revocations.revoke(tokenHash)));
   }
   // Verified against for unknown emails, so a wrong email costs as long as a wrong password.
   const dummyHash = hash('not-a-real-password', ARGON2);
@@ -111,25 +123,25 @@ export function createAuthService(deps: AuthServiceDeps) {
     async login(input: { email: string; password: string }, ip: string) {
       const ipKey = `login:${ip}`;
       const emailKey = `login:${input.email}`;
-      limits.byIp.assertAllowed(ipKey);
-      limits.byEmail.assertAllowed(emailKey);
+      await limits.byIp.assertAllowed(ipKey);
+      await limits.byEmail.assertAllowed(emailKey);
       const user = await repo.findUserByEmail(db, input.email);
       const valid = user
         ? await verify(user.passwordHash, input.password)
         : (await verify(await dummyHash, input.password), false);
       if (!user || !valid) {
-        limits.byIp.record(ipKey);
-        limits.byEmail.record(emailKey);
+        await limits.byIp.record(ipKey);
+        await limits.byEmail.record(emailKey);
         throw unauthorized(INVALID_CREDENTIALS, 'invalid_credentials');
       }
-      limits.byEmail.reset(emailKey);
+      await limits.byEmail.reset(emailKey);
       return { token: await startSession(user.id), user: await loadUser(user.id) };
     },
 
     async logout(token: string) {
       const tokenHash = hashSecret(token);
-      sessionCache.delete(tokenHash);
       await repo.deleteSession(db, tokenHash);
+      await revocations.revoke(tokenHash);
     },
 
     /** The user behind a session token; extends the session when it is more than a day old (sliding expiry). */
@@ -138,6 +150,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const tokenHash = hashSecret(token);
       const cached = sessionCache.get(tokenHash);
       if (cached && cached.until > current.getTime()) return cached.user;
+      const seenBefore = revocationsSeen;
       const row = (await findSessionUser.execute({ tokenHash, now: current }))[0];
       if (!row) {
         sessionCache.delete(tokenHash);
@@ -146,6 +159,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const renewed = current.getTime() + SESSION_TTL_MS;
       if (renewed - row.expiresAt.getTime() > DAY_MS) await repo.extendSession(db, row.sessionId, new Date(renewed));
       const user = { id: row.id, email: row.email, name: row.name, role: row.role };
+      if (revocationsSeen !== seenBefore) return user; // read before a revocation arrived: answer, but do not cache
       if (sessionCache.size >= SESSION_CACHE_MAX) sessionCache.clear();
       sessionCache.set(tokenHash, {
         user,
@@ -155,8 +169,8 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     async forgotPassword(email: string, ip: string) {
-      limits.byIp.hit(`reset:${ip}`);
-      limits.byEmail.hit(`reset:${email}`);
+      await limits.byIp.hit(`reset:${ip}`);
+      await limits.byEmail.hit(`reset:${email}`);
       const user = await repo.findUserByEmail(db, email);
       if (user) {
         const token = generateSecret();
@@ -175,18 +189,17 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     async resetPassword(input: { token: string; password: string }, ip: string) {
-      limits.byIp.hit(`reset:${ip}`);
+      await limits.byIp.hit(`reset:${ip}`);
       const passwordHash = await hash(input.password, ARGON2);
-      const userId = await db.transaction(async (tx) => {
+      const { userId, ended } = await db.transaction(async (tx) => {
         const reset = await repo.consumePasswordReset(tx, hashSecret(input.token), now());
         if (!reset) throw badRequest(RESET_LINK_INVALID, 'reset_link_invalid');
         // Any other link of the account, older or newer, stops working with this one.
         await repo.revokePasswordResets(tx, reset.userId, now());
         await repo.updatePasswordHash(tx, reset.userId, passwordHash);
-        await repo.deleteUserSessions(tx, reset.userId);
-        return reset.userId;
+        return { userId: reset.userId, ended: await repo.deleteUserSessions(tx, reset.userId) };
       });
-      forgetUserSessions(userId);
+      await revokeAll(ended);
       return { token: await startSession(userId), user: await loadUser(userId) };
     },
 
@@ -203,20 +216,20 @@ export function createAuthService(deps: AuthServiceDeps) {
       input: { current_password: string; new_password: string },
     ) {
       const limitKey = `password-change:${userId}`;
-      limits.byEmail.hit(limitKey);
+      await limits.byEmail.hit(limitKey);
       const user = await repo.findUserById(db, userId);
       if (!user) throw notFound('User not found');
       if (!(await verify(user.passwordHash, input.current_password)))
         throw badRequest(WRONG_CURRENT_PASSWORD, 'wrong_password');
-      limits.byEmail.reset(limitKey);
+      await limits.byEmail.reset(limitKey);
       const passwordHash = await hash(input.new_password, ARGON2);
       const currentTokenHash = hashSecret(currentToken);
-      await db.transaction(async (tx) => {
+      const ended = await db.transaction(async (tx) => {
         await repo.updatePasswordHash(tx, userId, passwordHash);
-        await repo.deleteOtherUserSessions(tx, userId, currentTokenHash);
         await repo.revokePasswordResets(tx, userId, now());
+        return repo.deleteOtherUserSessions(tx, userId, currentTokenHash);
       });
-      forgetUserSessions(userId, currentTokenHash);
+      await revokeAll(ended);
       return { message: PASSWORD_CHANGED_MESSAGE };
     },
   };

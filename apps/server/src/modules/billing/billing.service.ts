@@ -87,7 +87,7 @@ export function createBillingService({ db, vies, verifyLimit, now = () => new Da
 
     /** §7 POST /stripe/vat/verify. VIES not answering is a 503 with the §8 text. */
     async verify(userId: number, vatNumber: string): Promise<VatVerification> {
-      verifyLimit.hit(`vat-verify:${userId}`);
+      await verifyLimit.hit(`vat-verify:${userId}`);
       const answer = await check(vatNumber);
       if (answer.status === 'unavailable') throw new AppError(503, VAT_MESSAGES.verifyFailed, 'vies_unavailable');
       if (answer.status === 'invalid') {

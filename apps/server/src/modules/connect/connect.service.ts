@@ -50,8 +50,10 @@ export function isCurrentToken(
 export function createConnectService({ db, keys, signer, now = () => new Date() }: ConnectServiceDeps) {
   async function tokenForTier(token: string, claims: ThemeTokenClaims, tier: Tier): Promise<string> {
     if (claims.tier === tier) return token;
+    // A token from before ADR 030 names the license key itself: its re-signed form carries the opaque id instead.
+    const key = await keys.findKeyById(claims.kid);
     const signed = await signer.sign(
-      { sub: claims.sub, kid: claims.kid, tier, domains: claims.domains, ver: claims.ver },
+      { sub: key?.publicId ?? claims.sub, kid: claims.kid, tier, domains: claims.domains, ver: claims.ver },
       now(),
     );
     await keys.storeToken(claims.kid, claims.ver, signed);
@@ -77,7 +79,7 @@ export function createConnectService({ db, keys, signer, now = () => new Date() 
           tx,
         );
         const signed = await signer.sign(
-          { sub: key.apiKey, kid: key.id, tier: key.tier, domains: domains.whitelist, ver: key.tokenVersion },
+          { sub: key.publicId, kid: key.id, tier: key.tier, domains: domains.whitelist, ver: key.tokenVersion },
           issuedAt,
         );
         await keys.storeToken(key.id, key.tokenVersion, signed, tx);
@@ -138,7 +140,7 @@ export function createConnectService({ db, keys, signer, now = () => new Date() 
       const issuedAt = now();
       const version = target.tokenVersion + 1;
       const token = await signer.sign(
-        { sub: target.apiKey, kid: target.id, tier: target.tier, domains: domains.whitelist, ver: version },
+        { sub: target.publicId, kid: target.id, tier: target.tier, domains: domains.whitelist, ver: version },
         issuedAt,
       );
       return {
@@ -174,6 +176,12 @@ export function createConnectService({ db, keys, signer, now = () => new Date() 
     isCurrent: isCurrentToken,
 
     jwks: () => signer.jwks(),
+
+    /** Signs exactly these bytes with the token key (the validation API's answers, ADR 031). */
+    signBytes: (bytes: Buffer) => signer.signBytes(bytes),
+
+    /** The JWKS `kid` of that key. */
+    signingKid: signer.kid,
   };
 }
 export type ConnectService = ReturnType<typeof createConnectService>;

@@ -1,3 +1,4 @@
+import { createPrivateKey, sign as signWithKey, type JsonWebKey as NodeJwk } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -14,12 +15,22 @@ import {
 import { ThemeTokenClaimsSchema, type ThemeTokenClaims } from '@keyport/shared/contracts/connect';
 
 export const TOKEN_ISSUER = 'keyport';
+/** How far a token's `nbf` may be ahead of this machine's clock (another portal process's clock may run ahead). */
+export const TOKEN_CLOCK_TOLERANCE_SECONDS = 60;
 const KEY_FILE = 'token-signing-key.json';
 
 export interface ThemeTokenSigner {
-  sign(claims: Omit<ThemeTokenClaims, 'iss' | 'iat'>, issuedAt: Date): Promise<string>;
-  /** The claims when the signature and shape are valid (whether the version is current is the caller's check). */
+  /** A token whose `iat` and `nbf` are `issuedAt` (ADR 030: no `exp`; the online validation is what expires). */
+  sign(claims: Omit<ThemeTokenClaims, 'iss' | 'iat' | 'nbf'>, issuedAt: Date): Promise<string>;
+  /**
+   * The claims when the signature and shape are valid and `nbf`, when present, has come (within the clock
+   * tolerance). Whether the version is current is the caller's check.
+   */
   verifySignature(token: string): Promise<ThemeTokenClaims | null>;
+  /** The Ed25519 signature of exactly these bytes with the token key (the validation API's signed answers). */
+  signBytes(bytes: Buffer): Buffer;
+  /** The JWKS `kid` of the key `signBytes` and `sign` use. */
+  readonly kid: string;
   jwks(): { keys: (JWK & { kid: string; alg: string; use: string; kty: string; crv: string; x: string })[] };
 }
 
@@ -37,6 +48,8 @@ export async function createThemeTokenSigner(options: {
   const publicJwk = { kty: 'OKP', crv: 'Ed25519', x: jwk.x! };
   const kid = await calculateJwkThumbprint(publicJwk);
   const publicKey = (await importJWK(publicJwk, 'EdDSA')) as CryptoKey | KeyObject;
+  // node:crypto's own handle on the same private key: signing a response body is one synchronous call.
+  const nodePrivateKey = createPrivateKey({ key: { ...jwk } as NodeJwk, format: 'jwk' });
 
   return {
     async sign(claims, issuedAt) {
@@ -45,17 +58,25 @@ export async function createThemeTokenSigner(options: {
         .setIssuer(TOKEN_ISSUER)
         .setSubject(claims.sub)
         .setIssuedAt(Math.floor(issuedAt.getTime() / 1000))
+        .setNotBefore(Math.floor(issuedAt.getTime() / 1000))
         .sign(privateKey);
     },
     async verifySignature(token) {
       try {
-        const { payload } = await jwtVerify(token, publicKey, { algorithms: ['EdDSA'], issuer: TOKEN_ISSUER });
+        // jose checks `nbf` when the token has one (tokens issued before ADR 030 have none and stay valid).
+        const { payload } = await jwtVerify(token, publicKey, {
+          algorithms: ['EdDSA'],
+          issuer: TOKEN_ISSUER,
+          clockTolerance: TOKEN_CLOCK_TOLERANCE_SECONDS,
+        });
         const parsed = ThemeTokenClaimsSchema.safeParse(payload);
         return parsed.success ? parsed.data : null;
       } catch {
         return null;
       }
     },
+    signBytes: (bytes) => signWithKey(null, bytes, nodePrivateKey),
+    kid,
     jwks: () => ({ keys: [{ ...publicJwk, kid, alg: 'EdDSA', use: 'sig' }] }),
   };
 }

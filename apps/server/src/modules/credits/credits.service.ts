@@ -1,3 +1,4 @@
+import type { LicensesService } from '../licenses/licenses.service';
 import { creditsLabel } from '@keyport/shared/domain/credit-packs';
 import { randomUUID } from 'node:crypto';
 import type { CreditLedgerEntry, CreditsBalance, RedeemProduct } from '@keyport/shared/contracts/credits';
@@ -226,6 +227,8 @@ export interface CreditsServiceDeps {
   auth: Pick<AuthService, 'loadUser' | 'findByEmail' | 'emailsOf'>;
   audit: Pick<AuditService, 'record'>;
   outbox: Pick<Outbox, 'enqueue' | 'flush'>;
+  /** Issue 13: the evidence of pirated copies (validation check-ins), for report rows and the staff queue. */
+  licenses: Pick<LicensesService, 'sightingsOf'>;
   /** Report submissions per user (a day's allowance). */
   reportLimit: RateLimiter;
 }
@@ -235,10 +238,10 @@ export interface CreditsServiceDeps {
  * (store-reports.service.ts), staff adjustments and redeem products.
  */
 export function createCreditsService(deps: CreditsServiceDeps) {
-  const { db, keys, connect, auth, audit, outbox, reportLimit } = deps;
+  const { db, keys, connect, auth, audit, outbox, licenses, reportLimit } = deps;
   const ledger = createCreditLedger({ db });
 
-  const reports = createStoreReports({ db, ledger, keys, connect, auth, audit, reportLimit });
+  const reports = createStoreReports({ db, ledger, keys, connect, auth, audit, licenses, reportLimit });
 
   async function balance(userId: number): Promise<CreditsBalance> {
     const [account, canReport] = await Promise.all([ledger.balanceOf(userId), reports.canReport(userId)]);
@@ -311,6 +314,8 @@ export function createCreditsService(deps: CreditsServiceDeps) {
     approveReport: reports.approveReport,
     rejectReport: reports.rejectReport,
     reportsOf: reports.reportsOf,
+    /** Store reports naming each of these domains, by status (the sightings staff review, issue 13). */
+    reportCountsOfDomains: reports.reportCountsOfDomains,
 
     // ---- Staff ----
 

@@ -137,6 +137,27 @@ export function countReportsOfDomains(db: DbOrTx, domains: string[]) {
     .where(inArray(storeReportDomains.domain, domains));
 }
 
+/** Per domain, the reports naming it by status. */
+export async function countReportStatusesOfDomains(
+  db: DbOrTx,
+  domains: string[],
+): Promise<Map<string, Record<StoreReportStatus, number>>> {
+  const counts = new Map<string, Record<StoreReportStatus, number>>();
+  if (domains.length === 0) return counts;
+  const rows = await db
+    .select({ domain: storeReportDomains.domain, status: storeReports.status, n: count() })
+    .from(storeReportDomains)
+    .innerJoin(storeReports, eq(storeReports.id, storeReportDomains.reportId))
+    .where(inArray(storeReportDomains.domain, domains))
+    .groupBy(storeReportDomains.domain, storeReports.status);
+  for (const row of rows) {
+    const of = counts.get(row.domain) ?? { pending: 0, approved: 0, rejected: 0 };
+    of[row.status] = row.n;
+    counts.set(row.domain, of);
+  }
+  return counts;
+}
+
 /** Decides a pending report, once: null when it does not exist or was already decided. */
 export function decideReport(
   db: DbOrTx,

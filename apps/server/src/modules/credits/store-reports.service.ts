@@ -9,6 +9,7 @@ import type { AuditService } from '../audit/audit.service';
 import type { AuthService } from '../auth/auth.service';
 import type { ConnectService } from '../connect/connect.service';
 import type { KeysService } from '../keys/keys.service';
+import type { LicensesService } from '../licenses/licenses.service';
 import type { CreditLedger } from './credits.service';
 import * as repo from './store-reports.repo';
 
@@ -26,6 +27,8 @@ export interface StoreReportsDeps {
   connect: Pick<ConnectService, 'listUserStores'>;
   auth: Pick<AuthService, 'emailsOf'>;
   audit: Pick<AuditService, 'record'>;
+  /** Issue 13: check-ins of a token on a domain no key covers (evidence of a pirated copy). */
+  licenses: Pick<LicensesService, 'sightingsOf'>;
   /** Report submissions per user (a day's allowance). */
   reportLimit: RateLimiter;
 }
@@ -34,17 +37,27 @@ export interface StoreReportsDeps {
  * Store reports (§1, §4, §5, §7; ADR 022): each row checked with the shared rules and the keys' domains, a qualifying
  * report stored and credited in one transaction, and the staff review that approves it or claws its credit back.
  */
-export function createStoreReports({ db, ledger, keys, connect, auth, audit, reportLimit }: StoreReportsDeps) {
+export function createStoreReports({
+  db,
+  ledger,
+  keys,
+  connect,
+  auth,
+  audit,
+  licenses,
+  reportLimit,
+}: StoreReportsDeps) {
   /** Why each row does or does not qualify (nothing is written). */
   async function validateReport(userId: number, submitted: string[]): Promise<ReportValidation[]> {
     const domains = submitted.map(normaliseReportedStore);
     const valid = domains.filter((domain): domain is string => domain !== null);
     const matchHosts = [...new Set(valid.flatMap(licenseMatchHosts))];
-    const [reported, ownKeys, ownStores, connections] = await Promise.all([
+    const [reported, ownKeys, ownStores, connections, sightings] = await Promise.all([
       repo.findReportedDomains(db, userId, valid),
       keys.listKeys(userId),
       connect.listUserStores(userId),
       keys.connectionsTo(matchHosts),
+      licenses.sightingsOf(valid),
     ]);
     const own = new Set(
       [
@@ -62,7 +75,7 @@ export function createStoreReports({ db, ledger, keys, connect, auth, audit, rep
       const domain = domains[index] ?? null;
       const row = (reason: string): ReportValidation => ({
         domain: domain ?? text,
-        isValid: reason === REPORT_ROW_REASONS.valid,
+        isValid: reason === REPORT_ROW_REASONS.valid || reason === REPORT_ROW_REASONS.seenUnlicensed,
         reason,
       });
       if (domain === null) return row(REPORT_ROW_REASONS.invalidDomain);
@@ -72,6 +85,8 @@ export function createStoreReports({ db, ledger, keys, connect, auth, audit, rep
       const hosts = licenseMatchHosts(domain);
       if (hosts.some((host) => own.has(host))) return row(REPORT_ROW_REASONS.ownStore);
       if (hosts.some((host) => licensed.has(host))) return row(REPORT_ROW_REASONS.holdsLicense);
+      // Issue 13: the portal saw a token of ours running there, on a domain no key covers.
+      if (sightings.has(domain)) return row(REPORT_ROW_REASONS.seenUnlicensed);
       return row(REPORT_ROW_REASONS.valid);
     });
   }
@@ -79,9 +94,10 @@ export function createStoreReports({ db, ledger, keys, connect, auth, audit, rep
   /** What the portal knows now about each reported domain: keys of ours on it, and other users' reports of it. */
   async function domainFacts(rows: { userId: number; domain: string }[]) {
     const domains = [...new Set(rows.map((row) => row.domain))];
-    const [connections, reports] = await Promise.all([
+    const [connections, reports, sightings] = await Promise.all([
       keys.connectionsTo([...new Set(domains.flatMap(licenseMatchHosts))]),
       repo.countReportsOfDomains(db, domains),
+      licenses.sightingsOf(domains),
     ]);
     const licensed = connections.map((c) => ({
       ownerId: c.ownerId,
@@ -94,6 +110,7 @@ export function createStoreReports({ db, ledger, keys, connect, auth, audit, rep
         licensed_keys: keysOnIt.length,
         reporter_holds_key: keysOnIt.some((c) => c.ownerId === userId),
         other_reports: reports.filter((r) => r.domain === domain && r.userId !== userId).length,
+        sightings: sightings.get(domain) ?? null,
       };
     };
   }
@@ -115,13 +132,19 @@ export function createStoreReports({ db, ledger, keys, connect, auth, audit, rep
         reporter: { id: row.userId, email: emails.get(row.userId) ?? '', rejected_reports: reports.rejected, reports },
         domains: domains
           .filter((domain) => domain.reportId === row.id)
-          .map((domain) => ({
-            domain: domain.domain,
-            submitted: domain.submitted,
-            // Only a report whose five rows all passed is stored: each row read "Valid" to the customer.
-            validation: { isValid: true, reason: REPORT_ROW_REASONS.valid },
-            known: factsOf(row.userId, domain.domain),
-          })),
+          .map((domain) => {
+            const known = factsOf(row.userId, domain.domain);
+            return {
+              domain: domain.domain,
+              submitted: domain.submitted,
+              // Only a report whose five rows all passed is stored; a row backed by sightings says so (issue 13).
+              validation: {
+                isValid: true,
+                reason: known.sightings ? REPORT_ROW_REASONS.seenUnlicensed : REPORT_ROW_REASONS.valid,
+              },
+              known,
+            };
+          }),
         created_at: row.createdAt.toISOString(),
         reviewed_at: row.reviewedAt?.toISOString() ?? null,
         reviewed_by: row.reviewedBy === null ? null : { id: row.reviewedBy, email: emails.get(row.reviewedBy) ?? '' },
@@ -184,7 +207,7 @@ export function createStoreReports({ db, ledger, keys, connect, auth, audit, rep
     ): Promise<{ ok: boolean; validations: ReportValidation[]; balance: number }> {
       if ((await repo.countRejectedReports(db, userId)) >= REJECTIONS_BEFORE_RESTRICTION)
         throw forbidden(REPORTING_RESTRICTED, 'reporting_restricted');
-      reportLimit.hit(`report:${userId}`);
+      await reportLimit.hit(`report:${userId}`);
       const validations = await validateReport(userId, submitted);
       if (!validations.every((row) => row.isValid)) {
         return { ok: false, validations, balance: (await ledger.balanceOf(userId)).balance };
@@ -244,6 +267,9 @@ export function createStoreReports({ db, ledger, keys, connect, auth, audit, rep
     async reportsOf(userId: number): Promise<StaffStoreReport[]> {
       return toStaffReports(await repo.listReportsOfUser(db, userId, 50));
     },
+
+    /** Reports naming each of these domains, by status (the sightings staff review, issue 13). */
+    reportCountsOfDomains: (domains: string[]) => repo.countReportStatusesOfDomains(db, domains),
 
     approveReport: (staffId: number, id: number, note: string) => decide(staffId, id, 'approved', note),
     rejectReport: (staffId: number, id: number, note: string) => decide(staffId, id, 'rejected', note),

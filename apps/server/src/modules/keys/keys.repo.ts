@@ -140,6 +140,7 @@ const connectedStore = sql<
 const ownedKeyColumns = {
   id: licenseKeys.id,
   apiKey: licenseKeys.apiKey,
+  publicId: licenseKeys.publicId,
   tier: licenseKeys.tier,
   tokenVersion: licenseKeys.tokenVersion,
   authToken: licenseKeys.authToken,
@@ -191,6 +192,7 @@ export function saveConnection(
     .returning({
       id: licenseKeys.id,
       apiKey: licenseKeys.apiKey,
+      publicId: licenseKeys.publicId,
       tier: licenseKeys.tier,
       tokenVersion: licenseKeys.tokenVersion,
     })
@@ -327,4 +329,18 @@ export async function findOwnersOfMatchingKeys(
     .where(and(isNotNull(licenseKeys.ownerId), or(...conditions)))
     .limit(query.limit);
   return rows.flatMap((row) => (row.ownerId === null ? [] : [row.ownerId]));
+}
+
+/** What a token's validity depends on, for each of these keys (issue 13: the validation API's key-state cache). */
+export function findKeyStates(db: DbOrTx, keyIds: number[]) {
+  if (keyIds.length === 0) return Promise.resolve([]);
+  return db
+    .select({
+      id: licenseKeys.id,
+      ownerId: licenseKeys.ownerId,
+      tier: licenseKeys.tier,
+      tokenVersion: licenseKeys.tokenVersion,
+    })
+    .from(licenseKeys)
+    .where(inArray(licenseKeys.id, keyIds));
 }

@@ -16,6 +16,8 @@ export const KEY_NOT_FOUND = 'License key not found. Check the key and try again
 export interface OwnedKey {
   id: number;
   apiKey: string;
+  /** The key's opaque public id: the `sub` of its theme tokens (ADR 030). */
+  publicId: string;
   tier: Tier;
   /** Bumped on every new theme token and on disconnect. */
   tokenVersion: number;
@@ -64,6 +66,17 @@ export function toKey(row: repo.KeyColumns): Key {
   };
 }
 
+/** What a theme token's validity depends on (issue 13): the key's owner, tier and current token version. */
+export interface KeyState {
+  id: number;
+  ownerId: number | null;
+  tier: Tier;
+  tokenVersion: number;
+}
+
+/** Told the id of a key whose owner, tier or token version this process just changed. */
+export type KeyStateListener = (keyId: number) => void;
+
 export interface KeysServiceDeps {
   db: Db;
   /** Add-key attempts, successful or not, per user and per IP: guessing keys stays impractical. */
@@ -76,7 +89,27 @@ export interface KeysServiceDeps {
  */
 export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
   const listKeysByOwner = repo.prepareListKeysByOwner(db);
+  const listeners: KeyStateListener[] = [];
+  /** Tells this process's caches (the validation API's key state, ADR 031) that a key changed. */
+  const changed = (keyId: number | null | undefined) => {
+    if (keyId === null || keyId === undefined) return;
+    for (const listener of listeners) listener(keyId);
+  };
   return {
+    /**
+     * Calls `listener` with the id of every key whose owner, tier or token version this process changes (after the
+     * statement, inside the caller's transaction when there is one: a cache reloading before the commit is bounded by
+     * its own TTL, ADR 031).
+     */
+    onKeyStateChanged(listener: KeyStateListener): void {
+      listeners.push(listener);
+    },
+
+    /** The state of each of these keys that exists (one query; the validation API's cache loads through it). */
+    findKeyStates(keyIds: number[]): Promise<KeyState[]> {
+      return repo.findKeyStates(db, keyIds);
+    },
+
     /** The caller's key by its license key text (any case, spaces around); 404 'License key not found.' otherwise. */
     async requireOwnedKey(ownerId: number, submittedKey: string, tx: DbOrTx = db): Promise<OwnedKeyRecord> {
       const row = await repo.findOwnedKey(tx, ownerId, normalizeLicenseKey(submittedKey));
@@ -84,6 +117,7 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
       return {
         id: row.id,
         apiKey: row.apiKey,
+        publicId: row.publicId,
         tier: row.tier,
         tokenVersion: row.tokenVersion,
         authToken: row.authToken,
@@ -115,6 +149,7 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
     ) {
       const key = await repo.saveConnection(tx, ownerId, normalizeLicenseKey(submittedKey), domains, issuedAt);
       if (!key) throw ownedKeyNotFound();
+      changed(key.id);
       return key;
     },
 
@@ -125,6 +160,7 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
     async changeTier(change: TierChange, tx: DbOrTx): Promise<Key | null> {
       const row = await repo.changeTier(tx, change.keyId, change.ownerId, change.from, change.to);
       if (!row) return null;
+      changed(row.id);
       await repo.insertTierChange(tx, {
         licenseKeyId: change.keyId,
         fromTier: change.from,
@@ -155,6 +191,7 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
     ): Promise<{ tokenVersion: number }> {
       const freed = await repo.clearConnection(tx, move.ownerId, move.fromKeyId);
       if (!freed) throw ownedKeyNotFound();
+      changed(freed.id);
       const saved = await repo.saveConnectionIfVersion(
         tx,
         move.ownerId,
@@ -165,6 +202,7 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
       );
       if (!saved)
         throw conflict('The license key changed while the theme was upgraded. Please try again.', 'key_changed');
+      changed(saved.id);
       return { tokenVersion: saved.tokenVersion };
     },
 
@@ -182,14 +220,17 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
 
     /** §5 "Add key": claims an existing, unclaimed key for the user. */
     async addKey(ownerId: number, submittedKey: string, ip: string): Promise<Key> {
-      addKeyLimits.byIp.hit(`add-key:${ip}`);
-      addKeyLimits.byUser.hit(`add-key:${ownerId}`);
+      await addKeyLimits.byIp.hit(`add-key:${ip}`);
+      await addKeyLimits.byUser.hit(`add-key:${ownerId}`);
       const apiKey = normalizeLicenseKey(submittedKey);
       // Claim first, explain afterwards: the claim is one conditional UPDATE, never a read-then-write.
       // A second pass covers a key released between a failed claim and the look-up.
       for (let attempt = 0; attempt < 2; attempt++) {
         const claimed = await repo.claimUnownedKey(db, apiKey, ownerId);
-        if (claimed) return toKey(claimed);
+        if (claimed) {
+          changed(claimed.id);
+          return toKey(claimed);
+        }
         const current = await repo.findKeyOwner(db, apiKey);
         if (!current) throw notFound(KEY_NOT_FOUND, 'key_not_found');
         if (current.ownerId === ownerId) throw conflict(KEY_ALREADY_YOURS, 'key_already_yours');
@@ -202,6 +243,7 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
     async disconnectKey(ownerId: number, submittedKey: string): Promise<void> {
       const released = await repo.releaseOwnedKey(db, normalizeLicenseKey(submittedKey), ownerId);
       if (!released) throw ownedKeyNotFound();
+      changed(released.id);
     },
 
     /**
@@ -250,6 +292,7 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
     async releaseKeyById(ownerId: number, keyId: number, tx: DbOrTx): Promise<{ id: number; apiKey: string }> {
       const released = await repo.releaseOwnedKeyById(tx, keyId, ownerId);
       if (!released) throw ownedKeyNotFound();
+      changed(released.id);
       return released;
     },
 

@@ -400,13 +400,13 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
 
     /** §7 POST /stripe/payment-intents: the pending upgrade order of the key and its payment (`startOrder`). */
     async start(userId: number, input: StartPaymentInput): Promise<StartedPayment> {
-      deps.startLimit.hit(`payment-start:${userId}`);
+      await deps.startLimit.hit(`payment-start:${userId}`);
       return startOrder(orderValues(userId, await quoteFor(userId, input)));
     },
 
     /** POST /credits/checkout/payment-intents: the same, for a credit pack (team members only). */
     async startPack(buyer: Buyer, input: StartPackPaymentInput): Promise<StartedPayment> {
-      deps.startLimit.hit(`payment-start:${buyer.id}`);
+      await deps.startLimit.hit(`payment-start:${buyer.id}`);
       return startOrder(orderValues(buyer.id, await quotePackFor(buyer, input)));
     },
 

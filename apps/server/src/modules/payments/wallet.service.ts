@@ -171,7 +171,7 @@ export function createWalletService(deps: WalletServiceDeps) {
 
     /** §7 create-order: the pending upgrade order of the key and its PayPal order (`openWalletOrder`). */
     async createOrder(userId: number, body: CreateWalletOrderBody): Promise<CreatedWalletOrder> {
-      deps.startLimit.hit(`payment-start:${userId}`);
+      await deps.startLimit.hit(`payment-start:${userId}`);
       if (body.billing_address.country !== body.country_code) throw badRequest(COUNTRY_MISMATCH, 'country_mismatch');
       const quote = await walletQuote(() => core.quoteFor(userId, toStartInput(body)));
       return openWalletOrder(core.orderValues(userId, quote, wallet.name));
@@ -179,7 +179,7 @@ export function createWalletService(deps: WalletServiceDeps) {
 
     /** POST /credits/checkout/paypal/create-order: the same, for a credit pack (team members only). */
     async createPackOrder(buyer: Buyer, input: StartPackPaymentInput): Promise<CreatedWalletOrder> {
-      deps.startLimit.hit(`payment-start:${buyer.id}`);
+      await deps.startLimit.hit(`payment-start:${buyer.id}`);
       const quote = await walletQuote(() => core.quotePackFor(buyer, input));
       return openWalletOrder(core.orderValues(buyer.id, quote, wallet.name));
     },

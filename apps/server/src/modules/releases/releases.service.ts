@@ -194,6 +194,15 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
 
   return {
     /**
+     * Issue 13 (key health): true when `running` is an older release than `latest` (semantic-version precedence);
+     * false when either is not a release version (a theme reporting something else is never told to update).
+     */
+    isOlderVersion(running: string, latest: string): boolean {
+      if (!isReleaseVersion(running) || !isReleaseVersion(latest)) return false;
+      return compareReleaseVersions(running, latest) < 0;
+    },
+
+    /**
      * Validates a theme zip and makes it the edition's release `version`: 400 with the zip problem, 413 when too
      * large, 409 when the version exists.
      */
@@ -268,7 +277,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
         size: stored.size,
         etag: storedZipEtag(release.storageKey, stored.size),
         async open(range) {
-          downloadLimit.hit(`download-key:${claims.keyId}`);
+          await downloadLimit.hit(`download-key:${claims.keyId}`);
           // A resumed download (a range past the first byte) is the same download: recorded once.
           if (!range || range.start === 0) await recordDownload(key, claims.userId, release, 'link');
           return storage.createReadStream(release.storageKey, range);
@@ -289,7 +298,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
       const claims = await themeTokens.verifySignature(input.token);
       if (!claims) throw forbidden(DOWNLOAD_MESSAGES.tokenMissing);
       const { key, release } = await resolveOwnRelease(userId, claims.kid, check.claims, claims);
-      downloadLimit.hit(`download-user:${userId}`);
+      await downloadLimit.hit(`download-user:${userId}`);
       // The release is of the key's current edition; the token written into it names that edition too.
       const token = await themeTokens.tokenForTier(input.token, claims, release.edition);
       const prepared = await preparedZips.get(await storage.localPath(release.storageKey));
@@ -306,7 +315,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
       const check = links.parse(input.url, input.requestHost);
       if (!check.ok) throw linkError(check.problem);
       const { key, release } = await resolveOwnRelease(userId, check.claims.keyId, check.claims);
-      downloadLimit.hit(`download-user:${userId}`);
+      await downloadLimit.hit(`download-user:${userId}`);
       const download = await openStoredZip(release);
       await recordDownload(key, userId, release, 'proxy');
       return download;

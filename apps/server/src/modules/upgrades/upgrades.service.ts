@@ -212,13 +212,20 @@ export function createUpgradesService({ db, keys, analytics, audit, auth, redeem
       });
     },
 
-    /** GET /staff/upgrade-tokens: newest first, a page of TOKEN_PAGE_SIZE; the cursor is the last id seen. */
-    async listTokens(query: { status?: UpgradeTokenStatus; path?: UpgradePath; cursor?: string; limit?: number }) {
+    /** GET /staff/upgrade-tokens: newest first (or oldest), a page of TOKEN_PAGE_SIZE; the cursor is the last id seen. */
+    async listTokens(query: {
+      status?: UpgradeTokenStatus;
+      path?: UpgradePath;
+      order?: 'asc' | 'desc';
+      cursor?: string;
+      limit?: number;
+    }) {
       const limit = query.limit ?? TOKEN_PAGE_SIZE;
       const rows = await repo.listTokens(db, {
         state: query.status,
         path: query.path,
-        beforeId: query.cursor === undefined ? null : Number(query.cursor),
+        afterId: query.cursor === undefined ? null : Number(query.cursor),
+        order: query.order ?? 'desc',
         limit,
       });
       const last = rows.at(-1);
@@ -259,8 +266,8 @@ export function createUpgradesService({ db, keys, analytics, audit, auth, redeem
       ip: string,
       input: { path: UpgradePath; token: string; licenseKey: string },
     ): Promise<{ key: Key; message: string; analyticsEventId: string }> {
-      redeemLimits.byIp.hit(`redeem:${ip}`);
-      redeemLimits.byUser.hit(`redeem:${userId}`);
+      await redeemLimits.byIp.hit(`redeem:${ip}`);
+      await redeemLimits.byUser.hit(`redeem:${userId}`);
       const token = normalizeUpgradeToken(input.token);
       const tokenHash = hashSecret(token);
       const { from, to } = UPGRADE_PATH_TIERS[input.path];

@@ -1,4 +1,15 @@
-import { Flag, Megaphone, Package, Receipt, ScrollText, Tags, Ticket, Users, type LucideIcon } from 'lucide-react';
+import {
+  Flag,
+  Megaphone,
+  Radar,
+  Package,
+  Receipt,
+  ScrollText,
+  Tags,
+  Ticket,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { staffPaths } from './staff-paths';
 
@@ -90,5 +101,13 @@ export const staffPages: StaffPage[] = [
     label: 'Store reports',
     icon: Flag,
     component: page(() => import('./reports/reports-page'), 'ReportsPage'),
+  },
+
+  // License sightings (licenses-web)
+  {
+    path: staffPaths.sightings,
+    label: 'Sightings',
+    icon: Radar,
+    component: page(() => import('./sightings/sightings-page'), 'SightingsPage'),
   },
 ];

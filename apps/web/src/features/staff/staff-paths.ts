@@ -13,6 +13,7 @@ export const staffPaths = {
   catalogue: '/staff/catalogue',
   releases: '/staff/releases',
   reports: '/staff/reports',
+  sightings: '/staff/sightings',
 } as const;
 
 /** A console path as the route tree under `/staff/*` matches it: `/staff/audit-log` → `audit-log`. */

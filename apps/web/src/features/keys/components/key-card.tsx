@@ -8,6 +8,7 @@ import { ActionsMenu } from '../../../components/ui/actions-menu';
 import { cn } from '../../../lib/cn';
 import { TIER_STYLES } from '../../../components/ui/tier-style';
 import { paths } from '../../../lib/paths';
+import { KeyHealthPanel } from './key-health';
 
 interface KeyCardProps {
   card: StoreCard;
@@ -64,6 +65,9 @@ export function KeyCard({ card, onDisconnect, focused = false, actions, upgrade 
             <CopyButton value={card.api_key} label="Copy license key" />
           </div>
         </div>
+
+        {/* Issue 13: a connected key's theme checks in; one without a token has nothing to show yet. */}
+        {connected ? <KeyHealthPanel keyId={card.id} /> : null}
 
         {focused ? (
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-lg bg-slate-50 p-3 text-sm">

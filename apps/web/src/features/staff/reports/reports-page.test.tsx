@@ -1,13 +1,11 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { StaffStoreReport } from '@keyport/shared/contracts/credits';
 import { fakeApi, json } from '../../../test/fake-api';
+import { renderStaffPage } from '../../../test/render-staff-page';
 import { ReportsPage } from './reports-page';
 
-const known = { licensed_keys: 0, reporter_holds_key: false, other_reports: 0 };
+const known = { licensed_keys: 0, reporter_holds_key: false, other_reports: 0, sightings: null };
 const REPORT: StaffStoreReport = {
   id: 7,
   status: 'pending',
@@ -23,7 +21,7 @@ const REPORT: StaffStoreReport = {
       domain: 'copy-two.com',
       submitted: 'copy-two.com',
       validation: { isValid: true, reason: 'Valid' },
-      known: { licensed_keys: 1, reporter_holds_key: false, other_reports: 2 },
+      known: { licensed_keys: 1, reporter_holds_key: false, other_reports: 2, sightings: null },
     },
   ],
   created_at: '2026-11-20T09:00:00.000Z',
@@ -32,19 +30,7 @@ const REPORT: StaffStoreReport = {
   review_note: null,
 };
 
-function renderPage(url: string) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[url]}>
-        <Routes>
-          <Route path="/staff/reports" element={<ReportsPage />} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-  return userEvent.setup();
-}
+const renderPage = (url: string) => renderStaffPage('/staff/reports', <ReportsPage />, url);
 
 describe('the store reports page', () => {
   it('shows each domain with its check and what the portal knows, the reporter history, and approves with a note', async () => {
@@ -68,6 +54,45 @@ describe('the store reports page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(api.callsTo('POST', '/staff/reports/7/approve')).toHaveLength(1));
     expect(api.callsTo('POST', '/staff/reports/7/approve')[0]!.body).toEqual({ note: 'Five real copies' });
+  });
+
+  it("shows each domain's license sightings, the evidence of an unlicensed copy", async () => {
+    const seen = {
+      ...REPORT,
+      domains: [
+        {
+          ...REPORT.domains[0]!,
+          known: {
+            ...known,
+            sightings: { checkins: 1412, first_seen_at: '2026-11-02T08:00:00Z', last_seen_at: '2026-11-20T22:10:00Z' },
+          },
+        },
+        {
+          ...REPORT.domains[1]!,
+          known: {
+            ...known,
+            sightings: { checkins: 1, first_seen_at: '2026-11-21T08:00:00Z', last_seen_at: '2026-11-21T08:00:00Z' },
+          },
+        },
+      ],
+    };
+    fakeApi({ 'GET /staff/reports': () => json(200, { reports: [seen], next_cursor: null }) });
+    renderPage('/staff/reports');
+    const table = await screen.findByRole('table', { name: 'Store reports' });
+    expect(
+      await within(table).findByText(
+        'Seen running an unlicensed copy: 1,412 check-ins, first Nov 2, 2026, last Nov 20, 2026',
+      ),
+    ).toBeTruthy();
+    expect(within(table).getByText('Seen running an unlicensed copy: 1 check-in, on Nov 21, 2026')).toBeTruthy();
+  });
+
+  it('says nothing of sightings for a domain never seen', async () => {
+    fakeApi({ 'GET /staff/reports': () => json(200, { reports: [REPORT], next_cursor: null }) });
+    renderPage('/staff/reports');
+    const table = await screen.findByRole('table', { name: 'Store reports' });
+    await within(table).findByText('No key of ours connected');
+    expect(within(table).queryByText(/Seen running/)).toBeNull();
   });
 
   it('rejecting says the credit is taken back and sends the note', async () => {

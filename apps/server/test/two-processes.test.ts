@@ -1,0 +1,194 @@
+/**
+ * Issue 13 "Many processes": two portals on one PostgreSQL and one Redis behave as one (ADR 032). Runs when
+ * TEST_DATABASE_URL and TEST_REDIS_URL are set (.ci/run sets both when they answer). Each app has its own database
+ * pool and Redis connections, as two processes would; every Redis key is under a prefix unique to this run.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { exportJWK, generateKeyPair } from 'jose';
+import { eq, sum } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { LicenseValidation } from '@keyport/shared/contracts/licenses';
+import { licenseCheckins } from '../src/db/schema';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { openDatabase, type Database } from '../src/db/client';
+import type { Checkin } from '../src/integrations/shared-state/port';
+import { claimNewKey } from './helpers/releases';
+import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!databaseUrl || !redisUrl)('two processes on one PostgreSQL and Redis', () => {
+  const prefix = `keyport-test:two:${process.pid}:${Date.now()}:`;
+  const env: Record<string, string> = {
+    REDIS_URL: redisUrl!,
+    REDIS_KEY_PREFIX: prefix,
+    AUTH_RATE_LIMIT_MAX: '10',
+    // Only the announcements through Redis can make the other process forget a key within this file.
+    LICENSE_KEY_STATE_TTL_SECONDS: '300',
+    // The flushers write when a test asks them to.
+    CHECKIN_FLUSH_SECONDS: '3600',
+  };
+  let a: TestApp;
+  let b: FastifyInstance;
+  let secondDatabase: Database;
+
+  beforeAll(async () => {
+    // One signing key for both, as every machine of a deployment shares TOKEN_SIGNING_KEY (docs/deployment.md).
+    const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+    env.TOKEN_SIGNING_KEY = JSON.stringify(await exportJWK(privateKey));
+    a = await createTestApp(env); // empties the tables once
+    secondDatabase = await openDatabase({ kind: 'postgres', url: databaseUrl! });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      SEED: 'false',
+      DATA_DIR: path.join(os.tmpdir(), `keyport-test-${process.pid}`),
+      WEB_DIST_DIR: path.join(os.tmpdir(), 'keyport-no-web-dist'),
+      ...env,
+    });
+    b = await buildApp(config, { db: secondDatabase.db });
+    await b.ready();
+  });
+
+  afterAll(async () => {
+    await b?.close();
+    await secondDatabase?.close();
+    await a?.app.close();
+    const redis = new Redis(redisUrl!);
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  it('holds a rate limit of 10 across both: exactly 10 of 30 concurrent requests pass, the rest get 429', async () => {
+    const apps = [a.app, b];
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        apps[i % 2]!.inject({
+          method: 'POST',
+          url: '/auth/password/forgot',
+          payload: { email: 'nobody-here@example.com' },
+          remoteAddress: `10.0.0.${i + 1}`,
+        }),
+      ),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 202)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+    const refused = responses.find((response) => response.statusCode === 429)!;
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json()).toMatchObject({ code: 'rate_limited' });
+  });
+
+  it('refuses a session on one at once after it signed out on the other', async () => {
+    const { token } = await signUp(a, 'two-processes@example.com');
+    const me = () => b.inject({ method: 'GET', url: '/auth/me', headers: auth(token) });
+    expect((await me()).statusCode).toBe(200); // now in B's session cache
+    expect((await me()).statusCode).toBe(200);
+    const logout = await a.app.inject({ method: 'POST', url: '/auth/logout', headers: auth(token) });
+    expect(logout.statusCode).toBeLessThan(300);
+    expect((await me()).statusCode).toBe(401);
+  });
+
+  it('ends the other sessions in both after a password change on one', async () => {
+    const password = 'correct-horse-battery';
+    const { token: kept } = await signUp(a, 'changer@example.com', { password });
+    const login = await b.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: 'changer@example.com', password },
+    });
+    const other = login.json<{ token: string }>().token;
+    expect((await b.inject({ method: 'GET', url: '/auth/me', headers: auth(other) })).statusCode).toBe(200);
+    expect((await a.app.inject({ method: 'GET', url: '/auth/me', headers: auth(other) })).statusCode).toBe(200);
+    const change = await a.app.inject({
+      method: 'POST',
+      url: '/auth/password/change',
+      headers: auth(kept),
+      payload: { current_password: password, new_password: 'another-horse-battery' },
+    });
+    expect(change.statusCode).toBe(200);
+    expect((await b.inject({ method: 'GET', url: '/auth/me', headers: auth(other) })).statusCode).toBe(401);
+    expect((await a.app.inject({ method: 'GET', url: '/auth/me', headers: auth(other) })).statusCode).toBe(401);
+    expect((await b.inject({ method: 'GET', url: '/auth/me', headers: auth(kept) })).statusCode).toBe(200);
+  });
+
+  it('counts check-ins added in both once each, whichever drains them', async () => {
+    const buffers = [a.app.services.sharedState.checkins!, b.services.sharedState.checkins!];
+    const checkin = (i: number): Checkin => ({
+      keyId: 1 + (i % 5),
+      domain: i % 3 === 0 ? 'pirate.example.net' : 'shop.example.com',
+      version: '3.0.0',
+      edition: 'REGULAR',
+      covered: i % 3 !== 0,
+      at: new Date(Date.UTC(2026, 10, 23, 10, 0, i % 60)),
+    });
+    const adds = Array.from({ length: 300 }, (_, i) => buffers[i % 2]!.add(checkin(i)));
+    const drains = Array.from({ length: 12 }, (_, i) => buffers[i % 2]!.drain(2));
+    const during = (await Promise.all([Promise.all(adds).then(() => []), ...drains])).flat();
+    const after = [...(await buffers[0]!.drain(1000)), ...(await buffers[1]!.drain(1000))];
+    const all = [...during, ...after];
+    expect(all.reduce((sum, aggregate) => sum + aggregate.count, 0)).toBe(300);
+    const pirate = all.filter((aggregate) => aggregate.domain === 'pirate.example.net');
+    expect(pirate.every((aggregate) => !aggregate.covered)).toBe(true);
+    expect(pirate.reduce((sum, aggregate) => sum + aggregate.count, 0)).toBe(100);
+  });
+
+  async function connectKey(userToken: string, apiKey: string, domain: string): Promise<string> {
+    const response = await a.app.inject({
+      method: 'PUT',
+      url: '/keys/',
+      headers: auth(userToken),
+      payload: { key: apiKey, main_url: domain },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ tokentheme: string }>().tokentheme;
+  }
+
+  const validate = async (app: FastifyInstance, body: { token: string; domain: string }, ip = '10.9.0.1') => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/licenses/validate',
+      payload: { theme_version: '4.2.0', theme_edition: 'PRO', ...body },
+      remoteAddress: ip,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<LicenseValidation>();
+  };
+
+  it('validates a token through either; a new token made on one is superseded on the other without waiting for its cache', async () => {
+    const user = await signUp(a, 'validator@example.com');
+    const key = await claimNewKey(a, user.token, 'PRO');
+    const first = await connectKey(user.token, key.apiKey, 'two-process-goods.com');
+    const body = { token: first, domain: 'two-process-goods.com' };
+    expect((await validate(a.app, body)).code).toBe('VALID');
+    expect((await validate(b, body)).code).toBe('VALID'); // B now holds the key's state for five minutes
+    const second = await connectKey(user.token, key.apiKey, 'two-process-goods.com');
+    // The change is announced after A answers; B hears it within a Redis round trip, far inside its five-minute cache.
+    await vi.waitFor(async () => expect((await validate(b, body)).code).toBe('TOKEN_SUPERSEDED'), { timeout: 2000 });
+    expect((await validate(b, { ...body, token: second })).code).toBe('VALID');
+  });
+
+  it('counts validations served by both once each after the flush, whichever process flushes', async () => {
+    const user = await signUp(a, 'counted@example.com');
+    const key = await claimNewKey(a, user.token, 'PRO');
+    const token = await connectKey(user.token, key.apiKey, 'counted-twice-never.com');
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        validate(i % 2 ? a.app : b, { token, domain: 'counted-twice-never.com' }, `10.9.1.${i + 1}`),
+      ),
+    );
+    await Promise.all([a.app.services.checkinFlusher.flush(), b.services.checkinFlusher.flush()]);
+    await Promise.all([a.app.services.checkinFlusher.flush(), b.services.checkinFlusher.flush()]);
+    const [row] = await a.db
+      .select({ count: sum(licenseCheckins.count) })
+      .from(licenseCheckins)
+      .where(eq(licenseCheckins.keyId, key.id));
+    expect(Number(row!.count)).toBe(40);
+  });
+});
