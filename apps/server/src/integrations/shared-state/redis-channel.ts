@@ -6,7 +6,8 @@ const ECHO_TIMEOUT_MS = 1000;
 /**
  * One Redis pub/sub channel, received on a dedicated subscriber connection (a subscribed connection can run no other
  * command). `publish` runs this process's listeners at once, then resolves when its own message has come back through
- * the channel, by which time Redis has handed it to every subscriber (every process).
+ * the channel, by which time Redis has written it to every subscriber's connection (every process); each process reads
+ * it on its next turn of the event loop.
  */
 export function createRedisChannel(redis: Redis, channel: string) {
   // The subscription waits for Redis however long it is away (and ioredis resubscribes after a reconnection).
