@@ -128,7 +128,9 @@ export function createServices(
       windowMs: 24 * 60 * 60_000,
       message: 'You have sent the most store reports allowed for today. Please try again tomorrow.',
     }),
-    licenseValidateByIp: limiter('licenseValidateByIp', {
+    // Storefronts call it on page views: counted without a Redis round trip per request (ADR 031 "Performance").
+    licenseValidateByIp: createRateLimiter(sharedState.batchedWindows, {
+      name: 'licenseValidateByIp',
       max: config.licenses.validateRateLimitPerMinute,
       windowMs: 60_000,
     }),

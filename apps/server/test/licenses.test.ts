@@ -266,6 +266,27 @@ describe('signed answers and CORS', () => {
     const jwks = await t.app.inject({ url: '/.well-known/jwks.json', headers: { origin: 'https://x.com' } });
     expect(jwks.headers['access-control-allow-origin']).toBe('*');
     expect(jwks.headers['cache-control']).toBe('public, max-age=3600');
+    // The JWKS gets Helmet's full set, its resource policy opened to every origin.
+    expect(jwks.headers['cross-origin-resource-policy']).toBe('cross-origin');
+  });
+
+  it("answers with an API's security headers, not a document's, on success and on refusal alike", async () => {
+    const answered = await validate({});
+    const refused = await validate({ theme_edition: 7 as unknown as string });
+    expect([answered.statusCode, refused.statusCode]).toEqual([200, 400]);
+    for (const response of [answered, refused]) {
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      expect(response.headers['content-security-policy']).toBeUndefined();
+      expect(response.headers['x-frame-options']).toBeUndefined();
+      // No resource policy at all: readable from any origin.
+      expect(response.headers['cross-origin-resource-policy']).toBeUndefined();
+      expect(response.headers['access-control-allow-origin']).toBe('*');
+    }
+    // Every other answer keeps Helmet's full set.
+    const other = await t.app.inject({ url: '/keys/health', headers: auth(owner.token) });
+    expect(other.headers['content-security-policy']).toBeDefined();
+    expect(other.headers['x-frame-options']).toBeDefined();
   });
 
   it('never reads cookies: a session cookie changes nothing', async () => {
@@ -277,6 +298,15 @@ describe('signed answers and CORS', () => {
     });
     expect(response.json()).toMatchObject({ code: 'VALID' });
     expect(response.headers['set-cookie']).toBeUndefined();
+    // Nor a session header: a malformed one is not even looked at (a signed-in route would refuse it).
+    const withHeader = await t.app.inject({
+      method: 'POST',
+      url: '/api/licenses/validate',
+      headers: { authorization: 'Token not-a-session-token-at-all' },
+      payload: { token, domain: 'acme-outfitters.com', theme_version: '4.2.0', theme_edition: 'REGULAR' },
+    });
+    expect(withHeader.statusCode).toBe(200);
+    expect(withHeader.json()).toMatchObject({ code: 'VALID' });
   });
 });
 

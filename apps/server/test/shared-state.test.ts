@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../src/http/errors';
 import { createRateLimiter } from '../src/http/rate-limit';
+import { createBatchedWindowCounter } from '../src/integrations/shared-state/batched-window-counter';
 import { createMemoryRevocations } from '../src/integrations/shared-state/memory-revocations';
 import { createMemoryWindowCounter } from '../src/integrations/shared-state/memory-window-counter';
 import type { Checkin, WindowCounter } from '../src/integrations/shared-state/port';
@@ -97,6 +98,95 @@ function windowCounterContract(name: string, make: () => WindowCounter) {
 }
 
 windowCounterContract('memory', () => createMemoryWindowCounter());
+windowCounterContract('batched (over memory)', () => batched(createMemoryWindowCounter()));
+
+/** Batched counters made by a test sync when it says so (and are closed after the file). */
+const batchedCounters: ReturnType<typeof createBatchedWindowCounter>[] = [];
+function batched(shared: WindowCounter, options: { maxKeys?: number } = {}) {
+  const counter = createBatchedWindowCounter(shared, { syncEveryMs: 3_600_000, ...options });
+  batchedCounters.push(counter);
+  return counter;
+}
+afterAll(async () => {
+  await Promise.all(batchedCounters.map((counter) => counter.close().catch(() => {})));
+});
+
+/** A shared counter that counts its own calls (and can be made to fail). */
+function observed(shared: WindowCounter) {
+  const calls: { key: string; by: number }[] = [];
+  let failing = false;
+  const counter: WindowCounter = {
+    incr: (key, windowMs, by = 1) => {
+      calls.push({ key, by });
+      return failing ? Promise.reject(new Error('Redis is away')) : shared.incr(key, windowMs, by);
+    },
+    peek: (key) => shared.peek(key),
+    reset: (key) => shared.reset(key),
+  };
+  return { counter, calls, fail: (value: boolean) => (failing = value) };
+}
+
+describe('batched window counter (the validation limit, ADR 031)', () => {
+  it("asks the shared counter once per key and window, then adds this process's hits at each sync", async () => {
+    const shared = createMemoryWindowCounter();
+    const { counter, calls } = observed(shared);
+    const local = batched(counter);
+    expect((await local.incr('ip', 60_000)).count).toBe(1);
+    for (let i = 2; i <= 50; i += 1) expect((await local.incr('ip', 60_000)).count).toBe(i);
+    expect(calls).toEqual([{ key: 'ip', by: 1 }]);
+    expect((await shared.peek('ip'))?.count).toBe(1);
+    await local.sync();
+    expect(calls).toEqual([
+      { key: 'ip', by: 1 },
+      { key: 'ip', by: 49 },
+    ]);
+    expect((await shared.peek('ip'))?.count).toBe(50);
+    await local.sync(); // nothing new: no call
+    expect(calls).toHaveLength(2);
+  });
+
+  it('holds a limit across two processes to within what each counts between two of its syncs', async () => {
+    const shared = createMemoryWindowCounter();
+    const [a, b] = [batched(shared), batched(shared)];
+    const [limitA, limitB] = [a, b].map((counter) =>
+      createRateLimiter(counter, { name: 'v', max: 10, windowMs: 60_000 }),
+    );
+    for (let i = 0; i < 10; i += 1) await limitA!.hit('ip');
+    expect((await refusal(limitA!.hit('ip'))).statusCode).toBe(429); // refused here, without Redis
+    // B has not heard of A's last nine hits yet: its hits pass until its next sync tells it the shared count.
+    await limitB!.hit('ip');
+    await Promise.all([a.sync(), b.sync()]);
+    await limitB!.hit('ip');
+    await Promise.all([a.sync(), b.sync()]);
+    expect((await refusal(limitB!.hit('ip'))).statusCode).toBe(429);
+    expect((await refusal(limitA!.hit('ip'))).statusCode).toBe(429);
+    // Synced so far: A's 10 and its first refusal (a refused hit counts too), B's 2.
+    expect((await shared.peek('v:ip'))?.count).toBe(13);
+  });
+
+  it('keeps the hits of a failed sync for the next one', async () => {
+    const shared = createMemoryWindowCounter();
+    const { counter, fail } = observed(shared);
+    const local = batched(counter);
+    await local.incr('ip', 60_000);
+    await local.incr('ip', 60_000);
+    fail(true);
+    await local.sync();
+    expect((await shared.peek('ip'))?.count).toBe(1);
+    fail(false);
+    await local.sync();
+    expect((await shared.peek('ip'))?.count).toBe(2);
+  });
+
+  it('counts a new key in the shared counter directly once it tracks maxKeys keys', async () => {
+    const shared = createMemoryWindowCounter();
+    const { counter, calls } = observed(shared);
+    const local = batched(counter, { maxKeys: 2 });
+    for (const key of ['a', 'b', 'c', 'c', 'c', 'a']) await local.incr(key, 60_000);
+    expect(calls.map((call) => call.key)).toEqual(['a', 'b', 'c', 'c', 'c']);
+    expect((await local.peek('c'))?.count).toBe(3);
+  });
+});
 
 describe('memory session revocations', () => {
   it("calls this process's listeners before revoke resolves", async () => {
@@ -112,6 +202,9 @@ describe('memory session revocations', () => {
 describe.skipIf(!redisUrl)('Redis adapters (TEST_REDIS_URL)', () => {
   let run = 0;
   windowCounterContract('Redis', () => createRedisWindowCounter(redisClient(), `${prefix}${(run += 1)}:`));
+  windowCounterContract('batched (over Redis)', () =>
+    batched(createRedisWindowCounter(redisClient(), `${prefix}${(run += 1)}:`)),
+  );
 
   it('counts one window across connections: 30 concurrent hits, exactly 10 allowed', async () => {
     const [a, b] = [redisClient(), redisClient()];
@@ -200,5 +293,25 @@ describe.skipIf(!redisUrl)('Redis adapters (TEST_REDIS_URL)', () => {
     const rest = [...first, ...(await b!.drain(1000)), ...(await a!.drain(1000))];
     const total = [...during, ...rest].reduce((sum, aggregate) => sum + aggregate.count, 0);
     expect(total).toBe(200);
+  });
+
+  it("adds a process's counts to Redis on its timer: another connection drains them without this one draining", async () => {
+    const counting = createRedisCheckinBuffer(redisClient(), `${prefix}push:`, { pushEveryMs: 20 });
+    const draining = createRedisCheckinBuffer(redisClient(), `${prefix}push:`, { pushEveryMs: 3_600_000 });
+    for (let i = 0; i < 3; i += 1) await counting.add(checkin());
+    await vi.waitFor(async () => expect(await draining.drain(10)).toMatchObject([{ count: 3 }]), { timeout: 2000 });
+    await Promise.all([counting.close(), draining.close()]);
+  });
+
+  it('keeps the counts of a push Redis refused for the next one', async () => {
+    const client = redisClient();
+    const buffer = createRedisCheckinBuffer(client, `${prefix}refused:`, { pushEveryMs: 3_600_000 });
+    await buffer.add(checkin());
+    await buffer.add(checkin());
+    client.disconnect();
+    await expect(buffer.drain(10)).rejects.toThrow();
+    await client.connect();
+    expect(await buffer.drain(10)).toMatchObject([{ count: 2 }]);
+    await buffer.close();
   });
 });

@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** application/json and its +json relatives (problem+json, …). */
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -17,15 +17,25 @@ export function registerJsonCompression(
   app: FastifyInstance,
   { thresholdBytes = JSON_COMPRESSION_THRESHOLD_BYTES }: { thresholdBytes?: number } = {},
 ): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook, not an async one: every answer passes here, and most leave unchanged without a promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    try {
+      done(null, compressed(request, reply, payload));
+    } catch (error) {
+      done(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+
+  function compressed(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    // Most answers are small: measured first, before any header is looked at.
+    const size = Buffer.byteLength(payload);
+    if (size < thresholdBytes) return payload;
     if (reply.statusCode === 206 || reply.hasHeader('content-encoding') || reply.hasHeader('content-range')) {
       return payload;
     }
     const type = reply.getHeader('content-type');
     if (typeof type !== 'string' || !JSON_TYPE.test(type)) return payload;
-    const size = Buffer.byteLength(payload);
-    if (size < thresholdBytes) return payload;
 
     // From here the answer depends on Accept-Encoding, whichever encoding this request gets.
     addVary(reply, 'accept-encoding');
@@ -33,7 +43,7 @@ export function registerJsonCompression(
     // A bare `*` means "anything": gzip, which every client decodes.
     const encoding = typeof accepted === 'string' ? negotiate(accepted.replace(/\*/g, 'gzip'), ENCODINGS) : null;
     if (!encoding) return payload;
-    const compressed =
+    const body =
       encoding === 'br'
         ? zlib.brotliCompressSync(payload, {
             params: {
@@ -46,8 +56,8 @@ export function registerJsonCompression(
     reply.header('content-encoding', encoding);
     // Fastify sets Content-Length from the compressed buffer.
     reply.removeHeader('content-length');
-    return compressed;
-  });
+    return body;
+  }
 }
 
 function addVary(reply: FastifyReply, field: string): void {

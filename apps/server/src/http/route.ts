@@ -35,7 +35,13 @@ export type RouteHandler<C extends Contract> = (
   reply: FastifyReply,
 ) => Promise<HandlerResult<C>>;
 
-type RouteExtras = Pick<RouteOptions, 'config' | 'bodyLimit' | 'logLevel'>;
+type RouteExtras = Pick<RouteOptions, 'config' | 'bodyLimit' | 'logLevel' | 'onRequest' | 'childLoggerFactory'> & {
+  /**
+   * 'ignored': a public route that never looks at a session, even when the request carries one (the license
+   * validation, called by storefronts without cookies: ADR 031). By default a public route reads the session if any.
+   */
+  session?: 'ignored';
+};
 
 /**
  * Declares a route from its shared contract: the contract's schemas validate the request and the response,
@@ -45,9 +51,10 @@ export function registerRoute<C extends Contract>(
   app: FastifyInstance,
   contract: C,
   handler: RouteHandler<C>,
-  extras: RouteExtras = {},
+  { session, ...extras }: RouteExtras = {},
 ): void {
   const status = contract.status ?? 200;
+  const ignoresSession = contract.access === 'public' && session === 'ignored';
   app.route({
     method: contract.method,
     url: contract.path,
@@ -65,14 +72,16 @@ export function registerRoute<C extends Contract>(
       response: { [status]: successResponse(contract, status), '4xx': ERROR_RESPONSE },
     },
     // Authentication runs before validation: a caller without access learns nothing about the body's rules.
-    preValidation: async (request) => {
-      if (contract.access === 'public') {
-        request.user = await authenticate(request, { required: false });
-        return;
-      }
-      const user = await authenticate(request, { required: true });
-      if (contract.access === 'staff' && !isStaff(user)) throw forbidden();
-    },
+    preValidation: ignoresSession
+      ? []
+      : async (request) => {
+          if (contract.access === 'public') {
+            request.user = await authenticate(request, { required: false });
+            return;
+          }
+          const user = await authenticate(request, { required: true });
+          if (contract.access === 'staff' && !isStaff(user)) throw forbidden();
+        },
     handler: async (request, reply) => {
       const input = {
         body: request.body,

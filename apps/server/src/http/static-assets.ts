@@ -40,14 +40,19 @@ export function sendIndexHtml(reply: FastifyReply): FastifyReply {
  * `prefix` that names text/html gets the app's shell before any route runs; every answer there varies on Accept.
  */
 export function serveAppForPageNavigations(app: FastifyInstance, prefix: RegExp): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: every request passes here, and most leave at once without a promise.
+  app.addHook('onRequest', (request, reply, done) => {
     const pathname = request.url.split('?')[0] ?? '/';
-    if (!prefix.test(pathname)) return;
+    if (!prefix.test(pathname)) {
+      done();
+      return;
+    }
     reply.header('vary', 'accept');
     const accept = request.headers.accept ?? '';
     if ((request.method === 'GET' || request.method === 'HEAD') && accept.includes('text/html')) {
-      await sendIndexHtml(reply);
-      return reply;
+      sendIndexHtml(reply); // answered here: no later hook or route runs
+      return;
     }
+    done();
   });
 }

@@ -4,6 +4,7 @@ import type { Config } from '../../config';
 import { createMemoryKeyStateChanges, createMemoryRevocations } from './memory-revocations';
 import { createMemoryWindowCounter } from './memory-window-counter';
 import type { CheckinBuffer, KeyStateChanges, SessionRevocations, WindowCounter } from './port';
+import { createBatchedWindowCounter } from './batched-window-counter';
 import { createRedisCheckinBuffer } from './redis-checkins';
 import { createRedisKeyStateChanges, createRedisRevocations } from './redis-revocations';
 import { createRedisWindowCounter } from './redis-window-counter';
@@ -13,6 +14,12 @@ export interface SharedState {
   /** Before every Redis key and channel ('' in memory mode). */
   keyPrefix: string;
   windows: WindowCounter;
+  /**
+   * For hot, generous limits only (the license validation's): counts locally and adds to `windows` in batches, so
+   * the limit holds across processes to within a sync interval (batched-window-counter.ts). `windows` itself in
+   * memory mode.
+   */
+  batchedWindows: WindowCounter;
   revocations: SessionRevocations;
   keyStateChanges: KeyStateChanges;
   /** The Redis check-in buffer; null in memory mode, where the licenses module keeps its own in-process buffer. */
@@ -27,10 +34,12 @@ export function createSharedState(config: Config['sharedState'], log: FastifyBas
   if (config.kind === 'memory') {
     const revocations = createMemoryRevocations();
     const keyStateChanges = createMemoryKeyStateChanges();
+    const windows = createMemoryWindowCounter();
     return {
       kind: 'memory',
       keyPrefix: '',
-      windows: createMemoryWindowCounter(),
+      windows,
+      batchedWindows: windows,
       revocations,
       keyStateChanges,
       checkins: null,
@@ -46,15 +55,22 @@ export function createSharedState(config: Config['sharedState'], log: FastifyBas
   redis.on('error', (error: Error) => log.warn({ err: error }, 'redis connection error'));
   const revocations = createRedisRevocations(redis, config.keyPrefix);
   const keyStateChanges = createRedisKeyStateChanges(redis, config.keyPrefix);
+  const checkins = createRedisCheckinBuffer(redis, config.keyPrefix);
+  const windows = createRedisWindowCounter(redis, config.keyPrefix);
+  const batchedWindows = createBatchedWindowCounter(windows);
   return {
     kind: 'redis',
     keyPrefix: config.keyPrefix,
-    windows: createRedisWindowCounter(redis, config.keyPrefix),
+    windows,
+    batchedWindows,
     revocations,
     keyStateChanges,
-    checkins: createRedisCheckinBuffer(redis, config.keyPrefix),
+    checkins,
     redis,
     async close() {
+      // What this process counted since its last push goes to Redis, for whichever process flushes next.
+      await batchedWindows.close();
+      await checkins.close().catch((error: unknown) => log.warn({ err: error }, 'check-in counts not pushed to Redis'));
       await Promise.all([revocations.close(), keyStateChanges.close()]);
       await redis.quit().catch(() => redis.disconnect());
     },

@@ -1,36 +1,41 @@
 import type { FastifyInstance } from 'fastify';
 import * as contracts from '@keyport/shared/contracts/licenses';
 import { allowAnyOrigin, registerPublicPreflight } from '../../http/cors';
+import { createLazyChildLoggerFactory } from '../../http/lazy-child-logger';
 import { registerRoute } from '../../http/route';
 
 export async function licensesRoutes(app: FastifyInstance) {
   const licenses = app.services.licenses;
 
-  // Every answer of the validation route is readable from any origin, its errors (400, 429) included: this plugin's
-  // hooks only see this plugin's routes.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.routeOptions.url === contracts.validateLicense.path) {
-      allowAnyOrigin(reply, [contracts.LICENSE_SIGNATURE_HEADER]);
-    }
-    return payload;
-  });
-
-  // Public, CORS open, signed (ADR 031). The global per-IP limit is replaced by the route's own, more generous one;
-  // a request is a token and three short fields, so the body limit is small. Storefronts call it on page views: its
-  // requests are not logged one by one (`logLevel: 'warn'`; errors and warnings still are, ADR 031 "Performance").
+  // Public, CORS open, signed (ADR 031). Every answer is readable from any origin, its errors (400, 413, 429) included:
+  // the CORS headers are set when the request arrives, and an error's answer keeps them. The global per-IP limit is
+  // replaced by the route's own, more generous one; a request is a token and three short fields, so the body limit is
+  // small. Storefronts call it on page views (ADR 031 "Performance"): it never reads a session, its requests are not
+  // logged one by one (`logLevel: 'warn'`, and no per-request logger is built unless something is logged), and it
+  // gets the security headers of an API answer rather than a document's.
   registerRoute(
     app,
     contracts.validateLicense,
     async ({ body }, request, reply) => {
       const signed = await licenses.validate(body, request.ip);
-      reply
-        .header(contracts.LICENSE_SIGNATURE_HEADER, signed.signature)
-        .header('cache-control', `private, max-age=${signed.maxAgeSeconds}`)
-        // The signed bytes are the body: no second serialization may reorder or re-encode them.
-        .serializer(() => signed.body);
+      // On the raw response, as the CORS headers (http/cors.ts): Fastify's `reply.header` costs more here.
+      reply.raw.setHeader(contracts.LICENSE_SIGNATURE_HEADER, signed.signature);
+      reply.raw.setHeader('cache-control', signed.cacheControl);
+      // The signed bytes are the body: no second serialization may reorder or re-encode them.
+      reply.serializer(() => signed.body);
       return signed.answer;
     },
-    { config: { rateLimit: false }, bodyLimit: 16 * 1024, logLevel: 'warn' },
+    {
+      config: { rateLimit: false, securityHeaders: 'api' },
+      bodyLimit: 16 * 1024,
+      logLevel: 'warn',
+      childLoggerFactory: createLazyChildLoggerFactory(),
+      session: 'ignored',
+      onRequest: (_request, reply, done) => {
+        allowAnyOrigin(reply, [contracts.LICENSE_SIGNATURE_HEADER]);
+        done();
+      },
+    },
   );
   registerPublicPreflight(app, contracts.validateLicense.path, 'POST');
 

@@ -1,5 +1,9 @@
 import type { KeyHealth, LicenseCode, LicenseSighting, LicenseValidation } from '@keyport/shared/contracts/licenses';
-import { normaliseStorefrontDomain, tokenCoversDomain } from '@keyport/shared/domain/license-domain';
+import {
+  normaliseStorefrontDomain,
+  tokenCoversDomain,
+  type StorefrontDomain,
+} from '@keyport/shared/domain/license-domain';
 import { licenseMatchHosts, normaliseReportedStore } from '@keyport/shared/domain/store-report';
 import { isTier, tierFromFlags, tierRank, type Tier } from '@keyport/shared/domain/tiers';
 import type { Db } from '../../db/client';
@@ -25,6 +29,8 @@ export const ANSWER_REUSE_MS = 60_000;
 /** Bounds of the per-process caches of verified tokens and of signed answers. */
 export const VERIFIED_TOKENS_MAX = 10_000;
 export const SIGNED_ANSWERS_MAX = 10_000;
+/** Bound of the per-process cache of normalised storefront domains (a store sends the same domain on every view). */
+export const STOREFRONT_DOMAINS_MAX = 10_000;
 
 /** A signed answer: the exact body bytes, their signature header and how long they may be cached. */
 export interface SignedAnswer {
@@ -32,6 +38,8 @@ export interface SignedAnswer {
   body: string;
   signature: string;
   maxAgeSeconds: number;
+  /** The Cache-Control header of the answer (made once with the answer). */
+  cacheControl: string;
 }
 
 export interface LicensesServiceDeps {
@@ -72,6 +80,16 @@ export function createLicensesService(deps: LicensesServiceDeps) {
   // The code is decided afresh on every request from the current key state, so a regenerated or released key changes
   // the code, hence the cache entry, at once: nothing here needs invalidating.
   const signedAnswers = createLru<string, SignedAnswer>(SIGNED_ANSWERS_MAX);
+  // Normalising a domain (IDNA, public suffixes) costs more than the rest of a cached validation: a pure function of
+  // the text the theme sends, so its results are kept (bounded; null results too, as a flood of one bad domain).
+  const storefronts = createLru<string, StorefrontDomain | null>(STOREFRONT_DOMAINS_MAX);
+  const storefrontOf = (domain: string): StorefrontDomain | null => {
+    const cached = storefronts.get(domain);
+    if (cached !== undefined) return cached;
+    const storefront = normaliseStorefrontDomain(domain);
+    storefronts.set(domain, storefront);
+    return storefront;
+  };
 
   async function verifyToken(token: string): Promise<ThemeClaims | null> {
     const cached = verifiedTokens.get(token);
@@ -106,7 +124,7 @@ export function createLicensesService(deps: LicensesServiceDeps) {
     // Serialized once: these bytes are signed and sent as they are.
     const body = JSON.stringify(answer);
     const signature = `kid=${tokens.signingKid},sig=${tokens.signBytes(Buffer.from(body)).toString('base64url')}`;
-    const signed = { answer, body, signature, maxAgeSeconds };
+    const signed = { answer, body, signature, maxAgeSeconds, cacheControl: `private, max-age=${maxAgeSeconds}` };
     signedAnswers.set(cacheKey, signed);
     return signed;
   }
@@ -117,7 +135,7 @@ export function createLicensesService(deps: LicensesServiceDeps) {
   ): Promise<SignedAnswer> {
     await validateLimit.hit(`license-validate:${ip}`);
     const at = now();
-    const storefront = normaliseStorefrontDomain(input.domain);
+    const storefront = storefrontOf(input.domain);
     const domain = storefront?.host ?? input.domain.trim().toLowerCase();
     const claims = await verifyToken(input.token.trim());
     if (!claims) return sign('MALFORMED', null, domain, at);

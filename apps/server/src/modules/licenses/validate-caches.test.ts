@@ -123,4 +123,17 @@ describe('lru', () => {
     expect(lru.get('c')).toBe(3);
     expect(lru.size).toBe(2);
   });
+
+  it('holds at most maxEntries, and never drops an entry used while the others pass through', () => {
+    const lru = createLru<string, number>(100);
+    lru.set('kept', 0);
+    for (let i = 0; i < 10_000; i += 1) {
+      lru.set(`passing-${i}`, i);
+      if (i % 40 === 0) expect(lru.get('kept')).toBe(0);
+      expect(lru.size).toBeLessThanOrEqual(100);
+    }
+    expect(lru.get('kept')).toBe(0);
+    expect(lru.get('passing-0')).toBeUndefined();
+    expect(lru.get('passing-9999')).toBe(9999);
+  });
 });
