@@ -14,9 +14,26 @@ import { createCustomer, expect, mintKeys, test } from '../support/fixtures';
  * through the portal for a connected key. Chromium resolves the store's myshopify domain to that server.
  */
 const STORE = `lic-e2e-${Date.now().toString(36)}.myshopify.com`;
+/**
+ * The store's port, chosen before the browser starts: a real store is served over HTTPS, a secure context, where the
+ * script verifies answers with WebCrypto; Chromium is told to treat this plain-HTTP origin as one.
+ */
+const STORE_PORT = Number(
+  execFileSync(process.execPath, [
+    '-e',
+    "const s = require('net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); })",
+  ]).toString(),
+);
 const launch = config.use?.launchOptions ?? {};
 test.use({
-  launchOptions: { ...launch, args: [...(launch.args ?? []), `--host-resolver-rules=MAP ${STORE} 127.0.0.1`] },
+  launchOptions: {
+    ...launch,
+    args: [
+      ...(launch.args ?? []),
+      `--host-resolver-rules=MAP ${STORE} 127.0.0.1`,
+      `--unsafely-treat-insecure-origin-as-secure=http://${STORE}:${STORE_PORT}`,
+    ],
+  },
 });
 
 interface ThemeFiles {
@@ -54,7 +71,7 @@ async function startStore(theme: ThemeFiles) {
       (error: unknown) => response.writeHead(500).end(String(error)),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(STORE_PORT, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { origin: `http://${STORE}:${port}`, close: () => new Promise((resolve) => server.close(resolve)) };
 }
@@ -123,7 +140,8 @@ test('a store page validates its license; after the token is regenerated the adm
   });
 
   try {
-    // The admin in the theme editor: the portal says VALID, no notice; the signed answer is kept for the next views.
+    // The admin in the theme editor: the portal says VALID, no notice; the answer's signature verifies with the
+    // portal's JWKS in the browser, and the signed answer is kept for the next views.
     const admin = await visit(browser, `${store.origin}/?design_mode=1`);
     await expect.poll(() => admin.validations).toEqual([200]);
     const cached = await admin.page.evaluate(
@@ -137,6 +155,7 @@ test('a store page validates its license; after the token is regenerated the adm
     };
     expect(JSON.parse(entry.body)).toMatchObject({ valid: true, code: 'VALID', domain: STORE });
     expect(entry.signature).toMatch(/^kid=.+,sig=.+$/);
+    expect(await admin.page.evaluate(() => window.isSecureContext)).toBe(true);
     await expect(notice(admin.page)).toHaveCount(0);
     await expectStoreWorks(admin.page);
     expect(admin.errors).toEqual([]);
@@ -160,6 +179,25 @@ test('a store page validates its license; after the token is regenerated the adm
     await expectStoreWorks(freshAdmin.page);
     expect(freshAdmin.errors).toEqual([]);
     await testInfo.attach('admin-notice', { body: await freshAdmin.page.screenshot(), contentType: 'image/png' });
+
+    // The notice's answer is cached too; edited in storage to say VALID, it no longer verifies: dropped, asked again.
+    const stored = await freshAdmin.page.evaluate(() => {
+      const name = Object.keys(localStorage).find((key) => key.startsWith('keyport-license:'))!;
+      const item = JSON.parse(localStorage.getItem(name)!) as { body: string };
+      localStorage.setItem(
+        name,
+        JSON.stringify({
+          ...item,
+          body: item.body.replace('"valid":false', '"valid":true').replace('TOKEN_SUPERSEDED', 'VALID'),
+        }),
+      );
+      return name;
+    });
+    const tampered = await visit(browser, `${store.origin}/?design_mode=1`, freshAdmin.context);
+    await expect(notice(tampered.page)).toHaveAttribute('data-keyport-license-notice', 'TOKEN_SUPERSEDED');
+    expect(tampered.validations).toEqual([200]);
+    expect(await tampered.page.evaluate((name) => localStorage.getItem(name), stored)).toContain('TOKEN_SUPERSEDED');
+    expect(tampered.errors).toEqual([]);
 
     // A shopper gets the same answer and sees nothing.
     const shopper = await visit(browser, `${store.origin}/`);

@@ -169,7 +169,7 @@ describe('GET /staff/releases/:id', () => {
 describe('POST /staff/releases/:id/make-current', () => {
   it('changes what customers download, records one audit row with the reason, and shows which stores run it', async () => {
     const key = await claimNewKey(t, customer.token, 'REGULAR');
-    await issueThemeToken(t, customer.token, key.apiKey);
+    const themeToken = await issueThemeToken(t, customer.token, key.apiKey);
     expect((await getReleaseLink(t, customer.token, key.apiKey)).version).toBe('5.1.0');
 
     const response = await makeCurrent(ids['5.0.0']!);
@@ -197,7 +197,12 @@ describe('POST /staff/releases/:id/make-current', () => {
     expect(detail.json()).toMatchObject({
       release: { stores: 1 },
       stores: [
-        { key_id: key.id, store: expect.stringContaining('aurora-outfitters'), downloaded_at: expect.any(String) },
+        {
+          key_id: key.id,
+          store: expect.stringContaining('aurora-outfitters'),
+          seen_at: expect.any(String),
+          seen_by: 'download',
+        },
       ],
     });
 
@@ -227,6 +232,28 @@ describe('POST /staff/releases/:id/make-current', () => {
       ['5.0.0', 'link'],
       ['5.1.0', 'link'],
     ]);
+
+    // Issue 13: the store's theme checks its license and reports what it runs. The owner put 5.0.0 back on the store:
+    // its check-in is newer evidence than the download, so the console shows the store on 5.0.0, seen by check-in.
+    // A check-in from a domain the token does not cover, or of a version that is no release, moves nothing.
+    const validate = (domain: string, version: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/licenses/validate',
+        payload: { token: themeToken, domain, theme_version: version, theme_edition: 'REGULAR' },
+      });
+    expect((await validate('aurora-outfitters.com', '5.0.0')).json()).toMatchObject({ code: 'VALID' });
+    expect((await validate('someone-else.com', '6.0.0-beta.1')).json()).toMatchObject({ code: 'DOMAIN_MISMATCH' });
+    expect((await validate('aurora-outfitters.com', '9.9.9')).json()).toMatchObject({ code: 'VALID' });
+    await t.app.services.checkinFlusher.flush();
+    expect((await list()).releases.map((release) => [release.version, release.stores])).toEqual([
+      ['6.0.0-beta.1', 0],
+      ['5.1.0', 0],
+      ['5.0.0', 1],
+    ]);
+    expect((await get(`/staff/releases/${ids['5.0.0']}`)).json()).toMatchObject({
+      stores: [{ key_id: key.id, store: 'aurora-outfitters.com', seen_by: 'check-in' }],
+    });
   });
 
   it('a pre-release can be made current on purpose', async () => {

@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
 import { LICENSE_SIGNATURE_HEADER } from '@keyport/shared/contracts/licenses';
@@ -13,7 +14,30 @@ import {
  * The storefront script runs here in a context of its own with just what it uses of a browser: its script tag, the
  * body, localStorage, fetch and timers (fired by the test, so no test waits on a clock).
  */
-function storefront(options: { admin: boolean; fetch: (url: string, init: RequestInit) => Promise<Response> }) {
+const JWKS_URL = 'https://portal.example/.well-known/jwks.json';
+const VALIDATE_URL = 'https://portal.example/api/licenses/validate';
+const KID = 'k1';
+/** The portal's answer key (the test's own), and a stranger's for forged answers. */
+const [portalKey, strangerKey] = await Promise.all(
+  [0, 1].map(
+    () => crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify']) as Promise<webcrypto.CryptoKeyPair>,
+  ),
+);
+const jwksBody = JSON.stringify({
+  keys: [{ ...(await crypto.subtle.exportKey('jwk', portalKey!.publicKey)), kid: KID }],
+});
+
+async function signatureOf(body: string, key: webcrypto.CryptoKey = portalKey!.privateKey): Promise<string> {
+  const signature = await crypto.subtle.sign({ name: 'Ed25519' }, key, new TextEncoder().encode(body));
+  return `kid=${KID},sig=${Buffer.from(signature).toString('base64url')}`;
+}
+
+function storefront(options: {
+  admin: boolean;
+  fetch: (url: string, init: RequestInit) => Promise<Response>;
+  /** false: a browser without WebCrypto. */
+  webCrypto?: boolean;
+}) {
   const attributes: Record<string, string> = {
     'data-portal': 'https://portal.example/',
     'data-token': 'header.payload.sig',
@@ -28,7 +52,9 @@ function storefront(options: { admin: boolean; fetch: (url: string, init: Reques
   const body: { appended: Record<string, unknown>[] } = { appended: [] };
   const storage = new Map<string, string>();
   const timers: (() => void)[] = [];
-  const fetchMock = vi.fn(options.fetch);
+  const fetchMock = vi.fn((url: string, init: RequestInit) =>
+    url === JWKS_URL ? Promise.resolve(new Response(jwksBody, { status: 200 })) : options.fetch(url, init),
+  );
   const errors: unknown[] = [];
   const element = () => {
     const attrs: Record<string, string> = {};
@@ -61,6 +87,9 @@ function storefront(options: { admin: boolean; fetch: (url: string, init: Reques
     JSON,
     Date,
     String,
+    TextEncoder,
+    atob,
+    ...(options.webCrypto === false ? {} : { crypto }),
   };
   const run = () => {
     try {
@@ -69,19 +98,30 @@ function storefront(options: { admin: boolean; fetch: (url: string, init: Reques
       errors.push(error);
     }
   };
-  return { run, fetchMock, storage, notices: body.appended, timers, errors };
+  /** The validation calls (the JWKS is fetched too, to verify answers). */
+  const validations = () => fetchMock.mock.calls.filter(([url]) => url === VALIDATE_URL);
+  return { run, fetchMock, validations, storage, notices: body.appended, timers, errors };
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 const CACHE_KEY = `${LICENSE_CACHE_PREFIX}header.payload.sig@harbor-goods.myshopify.com`;
 const inOneDay = () => new Date(Date.now() + 86_400_000).toISOString();
 
-function answer(body: Record<string, unknown>, status = 200) {
-  return async () =>
-    new Response(JSON.stringify(body), {
+/** The portal's answer, signed with its key (or, `forged`, with another one). */
+function answer(body: Record<string, unknown>, status = 200, { forged = false } = {}) {
+  return async () => {
+    const text = JSON.stringify(body);
+    const signature = await signatureOf(text, forged ? strangerKey!.privateKey : portalKey!.privateKey);
+    return new Response(text, {
       status,
-      headers: { 'content-type': 'application/json', [LICENSE_SIGNATURE_HEADER]: 'kid=k1,sig=abc' },
+      headers: { 'content-type': 'application/json', [LICENSE_SIGNATURE_HEADER]: signature },
     });
+  };
+}
+
+/** Lets the script's promise chains run to their end (WebCrypto works on Node's thread pool: real time passes). */
+async function settleAll() {
+  for (let i = 0; i < 10; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 const VALID = { valid: true, code: 'VALID', tier: 'PRO', domain: 'harbor-goods.myshopify.com' };
@@ -103,10 +143,10 @@ describe('the license check script', () => {
     const expires = inOneDay();
     const page = storefront({ admin: true, fetch: answer({ ...VALID, expires_at: expires }) });
     page.run();
-    await settle();
-    expect(page.fetchMock).toHaveBeenCalledTimes(1);
-    const [url, init] = page.fetchMock.mock.calls[0]!;
-    expect(url).toBe('https://portal.example/api/licenses/validate');
+    await settleAll();
+    expect(page.validations()).toHaveLength(1);
+    const [url, init] = page.validations()[0]!;
+    expect(url).toBe(VALIDATE_URL);
     expect(init).toMatchObject({ method: 'POST', credentials: 'omit', mode: 'cors' });
     expect(JSON.parse(init.body as string)).toEqual({
       token: 'header.payload.sig',
@@ -116,13 +156,13 @@ describe('the license check script', () => {
     });
     const cached = JSON.parse(page.storage.get(CACHE_KEY)!) as { body: string; signature: string };
     expect(JSON.parse(cached.body)).toEqual({ ...VALID, expires_at: expires });
-    expect(cached.signature).toBe('kid=k1,sig=abc');
+    expect(cached.signature).toBe(await signatureOf(cached.body));
     expect(page.notices).toEqual([]);
 
     // The next page view trusts the cached answer and does not call the portal.
     page.run();
-    await settle();
-    expect(page.fetchMock).toHaveBeenCalledTimes(1);
+    await settleAll();
+    expect(page.validations()).toHaveLength(1);
     expect(page.errors).toEqual([]);
   });
 
@@ -133,14 +173,14 @@ describe('the license check script', () => {
       JSON.stringify({ body: JSON.stringify({ ...VALID, expires_at: '2020-01-01T00:00:00Z' }), signature: 'x' }),
     );
     page.run();
-    await settle();
-    expect(page.fetchMock).toHaveBeenCalledTimes(1);
+    await settleAll();
+    expect(page.validations()).toHaveLength(1);
   });
 
   it('shows the admin a notice naming what is wrong when the answer is not valid', async () => {
     const page = storefront({ admin: true, fetch: answer({ ...SUPERSEDED, expires_at: inOneDay() }) });
     page.run();
-    await settle();
+    await settleAll();
     expect(page.notices).toHaveLength(1);
     expect(page.notices[0]).toMatchObject({
       textContent: `Theme license: ${LICENSE_NOTICES.TOKEN_SUPERSEDED}`,
@@ -148,15 +188,15 @@ describe('the license check script', () => {
     });
     // From the cache too, once only per page.
     page.run();
-    await settle();
+    await settleAll();
     expect(page.notices).toHaveLength(1);
   });
 
   it('never shows a shopper anything', async () => {
     const page = storefront({ admin: false, fetch: answer({ ...SUPERSEDED, expires_at: inOneDay() }) });
     page.run();
-    await settle();
-    expect(page.fetchMock).toHaveBeenCalledTimes(1);
+    await settleAll();
+    expect(page.validations()).toHaveLength(1);
     expect(page.notices).toEqual([]);
   });
 
@@ -167,7 +207,7 @@ describe('the license check script', () => {
   ])('degrades silently when %s: no error, no notice, nothing cached', async (_case, fetch) => {
     const page = storefront({ admin: true, fetch });
     page.run();
-    await settle();
+    await settleAll();
     expect(page.errors).toEqual([]);
     expect(page.notices).toEqual([]);
     expect(page.storage.size).toBe(0);
@@ -189,18 +229,67 @@ describe('the license check script', () => {
     expect(page.timers).toHaveLength(1);
     expect(LICENSE_CHECK_TIMEOUT_MS).toBeLessThanOrEqual(5000);
     page.timers[0]!();
-    await settle();
+    await settleAll();
     expect(aborted).toBe(true);
     expect(page.errors).toEqual([]);
     expect(page.notices).toEqual([]);
+  });
+
+  it('trusts a cached answer only while its signature verifies: one altered in storage is dropped and asked again', async () => {
+    const page = storefront({ admin: true, fetch: answer({ ...SUPERSEDED, expires_at: inOneDay() }) });
+    page.run();
+    await settleAll();
+    expect(page.notices).toHaveLength(1);
+    // Someone edits the stored answer to hide the notice: it no longer verifies.
+    const entry = JSON.parse(page.storage.get(CACHE_KEY)!) as { body: string; signature: string };
+    page.storage.set(
+      CACHE_KEY,
+      JSON.stringify({ ...entry, body: entry.body.replace('"valid":false', '"valid":true') }),
+    );
+    page.notices.length = 0;
+    page.run();
+    await settleAll();
+    expect(page.validations()).toHaveLength(2);
+    expect(page.notices).toHaveLength(1);
+    expect(JSON.parse(page.storage.get(CACHE_KEY)!)).toEqual(entry);
+    expect(page.errors).toEqual([]);
+  });
+
+  it('ignores an answer whose signature is not the portal’s: no notice, nothing kept', async () => {
+    const page = storefront({
+      admin: true,
+      fetch: answer({ ...SUPERSEDED, expires_at: inOneDay() }, 200, { forged: true }),
+    });
+    page.run();
+    await settleAll();
+    expect(page.validations()).toHaveLength(1);
+    expect(page.notices).toEqual([]);
+    expect(page.storage.size).toBe(0);
+    expect(page.errors).toEqual([]);
+  });
+
+  it('in a browser that cannot verify (no WebCrypto): shows the answer, keeps nothing, asks again next time', async () => {
+    const page = storefront({
+      admin: true,
+      webCrypto: false,
+      fetch: answer({ ...SUPERSEDED, expires_at: inOneDay() }),
+    });
+    page.run();
+    await settleAll();
+    expect(page.notices).toHaveLength(1);
+    expect(page.storage.size).toBe(0);
+    page.run();
+    await settleAll();
+    expect(page.validations()).toHaveLength(2);
+    expect(page.errors).toEqual([]);
   });
 
   it('asks again when the cached entry cannot be read', async () => {
     const page = storefront({ admin: true, fetch: answer({ ...VALID, expires_at: inOneDay() }) });
     page.storage.set(CACHE_KEY, '{not json');
     page.run();
-    await settle();
+    await settleAll();
     expect(page.errors).toEqual([]);
-    expect(page.fetchMock).toHaveBeenCalledTimes(1); // an unreadable cache entry is asked again
+    expect(page.validations()).toHaveLength(1); // an unreadable cache entry is asked again
   });
 });

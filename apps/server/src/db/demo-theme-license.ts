@@ -2,10 +2,11 @@
  * The demo theme's license check (issue 13, ADR 033): `snippets/license-check.liquid` renders one deferred script tag
  * with the token (the theme setting `license_token`, written by the portal's download), the portal's URL (the theme
  * setting `license_portal_url`, written when the theme is generated), the theme version and edition; the script
- * `assets/license-check.js` asks `POST <portal>/api/licenses/validate` on a page view, keeps the signed answer in
- * localStorage until its `expires_at`, and shows the store's admin (in the theme editor, never a shopper) a discreet
- * notice when the license is not valid. Whatever happens (no network, a slow portal, no storage), it throws nothing
- * and changes nothing else on the page.
+ * `assets/license-check.js` asks `POST <portal>/api/licenses/validate` on a page view, verifies the answer's signature
+ * with the portal's JWKS (WebCrypto Ed25519), keeps a verified answer in localStorage until its `expires_at` (verified
+ * again whenever it is read back), and shows the store's admin (in the theme editor, never a shopper) a discreet notice
+ * when the license is not valid. Whatever happens (no network, a slow portal, no storage, no Ed25519 in the browser),
+ * it throws nothing and changes nothing else on the page.
  */
 import type { Tier } from '@keyport/shared/domain/tiers';
 
@@ -52,6 +53,7 @@ export function licenseCheckScript(): string {
   var NOTICES = ${JSON.stringify(LICENSE_NOTICES)};
   var FALLBACK = ${JSON.stringify(FALLBACK_NOTICE)};
   var SIGNATURE_HEADER = 'x-keyport-signature';
+  var JWKS_PATH = '/.well-known/jwks.json';
   var TIMEOUT_MS = ${LICENSE_CHECK_TIMEOUT_MS};
 
   function run() {
@@ -65,46 +67,110 @@ export function licenseCheckScript(): string {
     var cacheKey = ${JSON.stringify(LICENSE_CACHE_PREFIX)} + token + '@' + domain;
 
     var cached = readCache(cacheKey);
-    if (cached) {
-      show(cached.answer, admin);
+    if (!cached) {
+      ask();
       return;
     }
-    var controller = typeof AbortController === 'function' ? new AbortController() : null;
-    var timer = setTimeout(function () {
-      if (controller) controller.abort();
-    }, TIMEOUT_MS);
-    fetch(portal + '/api/licenses/validate', {
-      method: 'POST',
-      mode: 'cors',
-      credentials: 'omit',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        token: token,
-        domain: domain,
-        theme_version: tag.getAttribute('data-version') || '',
-        theme_edition: tag.getAttribute('data-edition') || '',
-      }),
-      signal: controller ? controller.signal : undefined,
-    })
-      .then(function (response) {
-        if (!response.ok) return null;
-        var signature = response.headers.get(SIGNATURE_HEADER);
-        return response.text().then(function (body) {
-          var answer = JSON.parse(body);
-          if (!answer || typeof answer.valid !== 'boolean') return null;
-          writeCache(cacheKey, { body: body, signature: signature });
-          return answer;
-        });
-      })
-      .then(function (answer) {
-        if (answer) show(answer, admin);
+    // A cached answer is trusted only while its signature still verifies (localStorage is the page's to change).
+    verify(portal, cached.body, cached.signature)
+      .then(function (verified) {
+        if (verified === true) {
+          show(cached.answer, admin);
+          return;
+        }
+        removeCache(cacheKey);
+        ask();
       })
       .catch(function () {
-        /* Unreachable, slow or odd: the store goes on as it is; the next page view asks again. */
-      })
-      .then(function () {
-        clearTimeout(timer);
+        /* Never break the store. */
       });
+
+    function ask() {
+      var controller = typeof AbortController === 'function' ? new AbortController() : null;
+      var timer = setTimeout(function () {
+        if (controller) controller.abort();
+      }, TIMEOUT_MS);
+      fetch(portal + '/api/licenses/validate', {
+        method: 'POST',
+        mode: 'cors',
+        credentials: 'omit',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          token: token,
+          domain: domain,
+          theme_version: tag.getAttribute('data-version') || '',
+          theme_edition: tag.getAttribute('data-edition') || '',
+        }),
+        signal: controller ? controller.signal : undefined,
+      })
+        .then(function (response) {
+          if (!response.ok) return null;
+          var signature = response.headers.get(SIGNATURE_HEADER);
+          return response.text().then(function (body) {
+            var answer = JSON.parse(body);
+            if (!answer || typeof answer.valid !== 'boolean') return null;
+            return verify(portal, body, signature).then(function (verified) {
+              // Forged or altered on the way: ignored. Verified: kept for the next page views. Not verifiable here (no
+              // Ed25519 in this browser, the JWKS unreachable): shown, as any answer of the portal, but not kept.
+              if (verified === false) return null;
+              if (verified === true) writeCache(cacheKey, { body: body, signature: signature });
+              return answer;
+            });
+          });
+        })
+        .then(function (answer) {
+          if (answer) show(answer, admin);
+        })
+        .catch(function () {
+          /* Unreachable, slow or odd: the store goes on as it is; the next page view asks again. */
+        })
+        .then(function () {
+          clearTimeout(timer);
+        });
+    }
+  }
+
+  /**
+   * Whether signature (the answer's "kid=…,sig=…" header) is the portal's Ed25519 signature of exactly body:
+   * true, false, or null when this browser cannot tell (no WebCrypto Ed25519, the JWKS unreachable).
+   */
+  function verify(portal, body, signature) {
+    var match = /^kid=([^,]+),sig=([A-Za-z0-9_-]+)$/.exec(signature || '');
+    if (!match) return Promise.resolve(false);
+    var subtle = typeof crypto === 'object' && crypto ? crypto.subtle : null;
+    if (!subtle || typeof TextEncoder !== 'function' || typeof atob !== 'function') return Promise.resolve(null);
+    return fetch(portal + JWKS_PATH, { mode: 'cors', credentials: 'omit' })
+      .then(function (response) {
+        return response.ok ? response.json() : null;
+      })
+      .then(function (jwks) {
+        var keys = jwks && Array.isArray(jwks.keys) ? jwks.keys : null;
+        if (!keys) return null;
+        var jwk = keys.filter(function (key) {
+          return key && key.kid === match[1];
+        })[0];
+        if (!jwk) return false;
+        return subtle
+          .importKey('jwk', { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, { name: 'Ed25519' }, false, ['verify'])
+          .then(
+            function (key) {
+              return subtle.verify({ name: 'Ed25519' }, key, fromBase64Url(match[2]), new TextEncoder().encode(body));
+            },
+            function () {
+              return null; // no Ed25519 in this browser
+            },
+          );
+      })
+      .catch(function () {
+        return null;
+      });
+  }
+
+  function fromBase64Url(text) {
+    var binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4));
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+    return bytes;
   }
 
   /** A cached answer still within its expires_at: { answer, body, signature }; null otherwise. */
@@ -120,6 +186,14 @@ export function licenseCheckScript(): string {
       return { answer: answer, body: entry.body, signature: entry.signature };
     } catch (error) {
       return null;
+    }
+  }
+
+  function removeCache(key) {
+    try {
+      localStorage.removeItem(key);
+    } catch (error) {
+      /* Storage blocked: nothing to remove. */
     }
   }
 

@@ -107,7 +107,7 @@ export const uploadRelease = defineContract({
 
 const ReleaseIdParams = z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid release')) });
 
-/** A release as the staff console lists it. `stores`: keys whose newest download was this release. */
+/** A release as the staff console lists it. `stores`: keys whose newest download or covered check-in is this release. */
 export const StaffReleaseSchema = z.extend(ReleaseSchema, {
   /** The release customers of its edition download now (chosen by staff, else the newest version). */
   current: z.boolean(),
@@ -127,13 +127,19 @@ export const staffListReleases = defineContract({
   response: z.object({ releases: z.array(StaffReleaseSchema), current_chosen: z.boolean() }),
 });
 
+/** A store running a release: its key, its store (domain) and the newest evidence, a download or a check-in. */
 export const ReleaseStoreSchema = z.object({
   key_id: z.int(),
   store: z.nullable(z.string()),
-  downloaded_at: z.string(),
+  seen_at: z.string(),
+  /** 'download': the key's newest download was this release; 'check-in': the theme reported this version (issue 13). */
+  seen_by: z.enum(['download', 'check-in']),
 });
 
-/** One release: its per-file manifest and the stores (keys) whose newest download it was, newest first (100 at most). */
+/**
+ * One release: its per-file manifest and the stores (keys) whose newest evidence is this release (a download, or a
+ * license check-in from a covered domain reporting its version), most recent first (100 at most).
+ */
 export const staffGetRelease = defineContract({
   operationId: 'staffGetRelease',
   method: 'GET',

@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { DbOrTx } from '../../db/client';
-import { releaseCurrent, releaseDownloads, releases } from '../../db/schema';
+import { licenseCheckins, releaseCurrent, releaseDownloads, releases } from '../../db/schema';
 
 export type ReleaseRow = typeof releases.$inferSelect;
 export type NewRelease = typeof releases.$inferInsert;
@@ -80,35 +81,59 @@ export async function insertReleaseDownload(db: DbOrTx, values: NewReleaseDownlo
   await db.insert(releaseDownloads).values(values);
 }
 
-/** Each key's newest download of this edition, as a subquery: the version a store runs, as far as we know. */
-function newestDownloadPerKey(db: DbOrTx, edition: Tier) {
-  return db
-    .selectDistinctOn([releaseDownloads.keyId], {
+/**
+ * What each key's store runs of this edition, as far as we know, as a subquery: its newest evidence, a download of a
+ * release or (issue 13) a check-in of the license validation from a domain its token covers reporting a release's
+ * version. `license_checkins` belongs to the licenses module: this staff view only reads it.
+ */
+function newestEvidencePerKey(db: DbOrTx, edition: Tier) {
+  const downloads = db
+    .select({
       keyId: releaseDownloads.keyId,
       releaseId: releaseDownloads.releaseId,
       store: releaseDownloads.store,
-      downloadedAt: releaseDownloads.createdAt,
+      seenAt: sql<Date>`${releaseDownloads.createdAt}`.as('seen_at'),
+      seenBy: sql<'download' | 'check-in'>`'download'`.as('seen_by'),
     })
     .from(releaseDownloads)
-    .where(eq(releaseDownloads.edition, edition))
-    .orderBy(releaseDownloads.keyId, desc(releaseDownloads.id))
+    .where(eq(releaseDownloads.edition, edition));
+  const checkins = db
+    .select({
+      keyId: licenseCheckins.keyId,
+      releaseId: releases.id,
+      store: licenseCheckins.domain,
+      seenAt: sql<Date>`${licenseCheckins.lastSeenAt}`.as('seen_at'),
+      seenBy: sql<'download' | 'check-in'>`'check-in'`.as('seen_by'),
+    })
+    .from(licenseCheckins)
+    .innerJoin(
+      releases,
+      and(eq(releases.edition, licenseCheckins.edition), eq(releases.version, licenseCheckins.version)),
+    )
+    .where(and(eq(licenseCheckins.edition, edition), eq(licenseCheckins.covered, true)));
+  const evidence = unionAll(downloads, checkins).as('evidence');
+  return db
+    .selectDistinctOn([evidence.keyId], {
+      keyId: evidence.keyId,
+      releaseId: evidence.releaseId,
+      store: evidence.store,
+      seenAt: evidence.seenAt,
+      seenBy: evidence.seenBy,
+    })
+    .from(evidence)
+    .orderBy(evidence.keyId, desc(evidence.seenAt))
     .as('newest');
 }
 
-/** How many keys of the edition run each release (their newest download). */
+/** How many keys of the edition run each release (their newest download or covered check-in). */
 export async function countStoresPerRelease(db: DbOrTx, edition: Tier): Promise<Map<number, number>> {
-  const newest = newestDownloadPerKey(db, edition);
+  const newest = newestEvidencePerKey(db, edition);
   const rows = await db.select({ releaseId: newest.releaseId, n: count() }).from(newest).groupBy(newest.releaseId);
   return new Map(rows.map((row) => [row.releaseId, row.n]));
 }
 
-/** The keys (and their stores) whose newest download was this release, most recent first. */
+/** The keys (and their stores) whose newest evidence is this release, most recent first. */
 export function listStoresOnRelease(db: DbOrTx, edition: Tier, releaseId: number, limit: number) {
-  const newest = newestDownloadPerKey(db, edition);
-  return db
-    .select()
-    .from(newest)
-    .where(eq(newest.releaseId, releaseId))
-    .orderBy(desc(newest.downloadedAt))
-    .limit(limit);
+  const newest = newestEvidencePerKey(db, edition);
+  return db.select().from(newest).where(eq(newest.releaseId, releaseId)).orderBy(desc(newest.seenAt)).limit(limit);
 }

@@ -353,7 +353,8 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
         stores: stores.map((row) => ({
           key_id: row.keyId,
           store: row.store,
-          downloaded_at: row.downloadedAt.toISOString(),
+          seen_at: new Date(row.seenAt).toISOString(),
+          seen_by: row.seenBy,
         })),
       };
     },

@@ -81,6 +81,32 @@ describe('the releases page', () => {
     });
   });
 
+  it('opens a release: its files and the stores running it, each seen by a download or a license check-in', async () => {
+    fakeApi({
+      'GET /staff/releases': () => json(200, { releases: [release(2, '5.1.0', true)], current_chosen: false }),
+      'GET /staff/releases/2': () =>
+        json(200, {
+          release: release(2, '5.1.0', true),
+          manifest: [{ path: 'layout/theme.liquid', sha256: 'a'.repeat(64) }],
+          stores: [
+            { key_id: 7, store: 'aurora-outfitters.com', seen_at: '2026-11-25T09:00:00.000Z', seen_by: 'check-in' },
+            { key_id: 8, store: null, seen_at: '2026-11-20T09:00:00.000Z', seen_by: 'download' },
+          ],
+        }),
+    });
+    const user = renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Files of 5.1.0' }));
+    const detail = await screen.findByRole('region', { name: 'PRO 5.1.0: 1 files' });
+    const stores = within(detail)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(stores).toEqual([
+      'aurora-outfitters.com (key #7, checked in 2026-11-25)',
+      'Not connected (key #8, downloaded 2026-11-20)',
+    ]);
+    expect(within(detail).getByRole('table', { name: 'Files of 5.1.0' }).textContent).toContain('layout/theme.liquid');
+  });
+
   it('keeps the edition in the URL', async () => {
     fakeApi({ 'GET /staff/releases': () => json(200, { releases: [], current_chosen: false }) });
     const user = renderPage();

@@ -20,14 +20,15 @@ export function ReleaseDetail({ id }: { id: number }) {
       <div>
         <h3 className="mb-2 text-sm font-semibold text-slate-800">Stores running it ({release.stores})</h3>
         {stores.length === 0 ? (
-          <p className="text-sm text-slate-600">No store has downloaded this version as its newest yet.</p>
+          <p className="text-sm text-slate-600">No store runs this version yet (by its newest download or license check-in).</p>
         ) : (
           <ul className="space-y-1 text-sm text-slate-700">
             {stores.map((store) => (
               <li key={store.key_id}>
                 {store.store ?? 'Not connected'}{' '}
                 <span className="text-slate-500">
-                  (key #{store.key_id}, downloaded {store.downloaded_at.slice(0, 10)})
+                  (key #{store.key_id}, {store.seen_by === 'check-in' ? 'checked in' : 'downloaded'}{' '}
+                  {store.seen_at.slice(0, 10)})
                 </span>
               </li>
             ))}
