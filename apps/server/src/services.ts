@@ -172,6 +172,8 @@ export function createServices(
     },
     downloadLimit: limits.downloads,
     maxZipBytes: config.releases.maxBytes,
+    // Called per request, after `licenses` exists below (it needs releases: a cycle only at construction).
+    checkinEvidence: (edition) => licenses.checkinEvidence(edition),
   });
   // Issue 13 (ADR 031): validation reads key state from this process's cache, which the keys service's changes here
   // invalidate at once; check-ins are counted in the buffer and written by the flusher in batches.

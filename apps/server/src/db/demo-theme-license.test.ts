@@ -1,4 +1,4 @@
-import { webcrypto } from 'node:crypto';
+import type { webcrypto } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
 import { LICENSE_SIGNATURE_HEADER } from '@keyport/shared/contracts/licenses';
@@ -103,7 +103,6 @@ function storefront(options: {
   return { run, fetchMock, validations, storage, notices: body.appended, timers, errors };
 }
 
-const settle = () => new Promise((resolve) => setImmediate(resolve));
 const CACHE_KEY = `${LICENSE_CACHE_PREFIX}header.payload.sig@harbor-goods.myshopify.com`;
 const inOneDay = () => new Date(Date.now() + 86_400_000).toISOString();
 

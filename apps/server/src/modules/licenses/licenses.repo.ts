@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, like, max, min, not, sql } from 'drizzle-orm';
+import type { Tier } from '@keyport/shared/domain/tiers';
 import type { DbOrTx } from '../../db/client';
 import { licenseCheckins } from '../../db/schema';
 import type { AggregatedCheckin } from '../../integrations/shared-state/port';
@@ -149,3 +150,21 @@ export function uncoveredDetailsOf(db: DbOrTx, domains: string[]) {
 }
 
 const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Covered check-ins of an edition as evidence of what a key's store runs (issue 12's "which stores run which
+ * version", ADR 029): a query the releases module unions with its downloads, never runs on its own. Same columns as
+ * the releases module's download evidence.
+ */
+export function coveredCheckinEvidence(db: DbOrTx, edition: Tier) {
+  return db
+    .select({
+      keyId: licenseCheckins.keyId,
+      version: licenseCheckins.version,
+      store: sql<string | null>`${licenseCheckins.domain}`.as('store'),
+      seenAt: sql<Date>`${licenseCheckins.lastSeenAt}`.as('seen_at'),
+      seenBy: sql<'download' | 'check-in'>`'check-in'`.as('seen_by'),
+    })
+    .from(licenseCheckins)
+    .where(and(eq(licenseCheckins.edition, edition), eq(licenseCheckins.covered, true)));
+}

@@ -263,6 +263,12 @@ export function createLicensesService(deps: LicensesServiceDeps) {
     listSightings,
 
     /**
+     * Covered check-ins of `edition` as a query (key, version, store, seen at): the releases module unions it with its
+     * downloads to show which stores run which release (ADR 029). Built here because this module owns the table.
+     */
+    checkinEvidence: (edition: Tier) => repo.coveredCheckinEvidence(db, edition),
+
+    /**
      * The evidence for store reports: each of `domains` (normalised as reports are) seen with a token that does not
      * cover it while no key of ours is connected to it.
      */

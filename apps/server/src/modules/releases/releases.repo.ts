@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { DbOrTx } from '../../db/client';
-import { licenseCheckins, releaseCurrent, releaseDownloads, releases } from '../../db/schema';
+import { releaseCurrent, releaseDownloads, releases } from '../../db/schema';
 
 export type ReleaseRow = typeof releases.$inferSelect;
 export type NewRelease = typeof releases.$inferInsert;
@@ -81,59 +81,79 @@ export async function insertReleaseDownload(db: DbOrTx, values: NewReleaseDownlo
   await db.insert(releaseDownloads).values(values);
 }
 
-/**
- * What each key's store runs of this edition, as far as we know, as a subquery: its newest evidence, a download of a
- * release or (issue 13) a check-in of the license validation from a domain its token covers reporting a release's
- * version. `license_checkins` belongs to the licenses module: this staff view only reads it.
- */
-function newestEvidencePerKey(db: DbOrTx, edition: Tier) {
-  const downloads = db
+/** Each key's downloads of this edition as evidence of what its store runs (same columns as `CheckinEvidence`). */
+function downloadEvidence(db: DbOrTx, edition: Tier) {
+  return db
     .select({
       keyId: releaseDownloads.keyId,
-      releaseId: releaseDownloads.releaseId,
+      version: releaseDownloads.version,
       store: releaseDownloads.store,
       seenAt: sql<Date>`${releaseDownloads.createdAt}`.as('seen_at'),
       seenBy: sql<'download' | 'check-in'>`'download'`.as('seen_by'),
     })
     .from(releaseDownloads)
     .where(eq(releaseDownloads.edition, edition));
-  const checkins = db
-    .select({
-      keyId: licenseCheckins.keyId,
-      releaseId: releases.id,
-      store: licenseCheckins.domain,
-      seenAt: sql<Date>`${licenseCheckins.lastSeenAt}`.as('seen_at'),
-      seenBy: sql<'download' | 'check-in'>`'check-in'`.as('seen_by'),
-    })
-    .from(licenseCheckins)
-    .innerJoin(
-      releases,
-      and(eq(releases.edition, licenseCheckins.edition), eq(releases.version, licenseCheckins.version)),
-    )
-    .where(and(eq(licenseCheckins.edition, edition), eq(licenseCheckins.covered, true)));
-  const evidence = unionAll(downloads, checkins).as('evidence');
+}
+
+/**
+ * Evidence from outside this module, as a query with the columns of `downloadEvidence`: covered license check-ins of
+ * the edition (the licenses module builds it: it owns `license_checkins`).
+ */
+export interface CheckinEvidence {
+  readonly _: { readonly result: EvidenceRow[] };
+}
+interface EvidenceRow {
+  keyId: number;
+  version: string;
+  store: string | null;
+  seenAt: Date;
+  seenBy: 'download' | 'check-in';
+}
+
+/**
+ * What each key's store runs of this edition, as far as we know, as a subquery: its newest evidence, a download of a
+ * release or (issue 13) a covered check-in reporting a release's version, whichever is newer. A version that is no
+ * release of the edition (a modified theme) is not evidence of any.
+ */
+function newestEvidencePerKey(db: DbOrTx, edition: Tier, checkins: CheckinEvidence) {
+  // The two queries select the same columns (the union checks their SQL, not their tables' names as the types do).
+  const evidence = unionAll(
+    downloadEvidence(db, edition),
+    checkins as unknown as ReturnType<typeof downloadEvidence>,
+  ).as('evidence');
   return db
     .selectDistinctOn([evidence.keyId], {
       keyId: evidence.keyId,
-      releaseId: evidence.releaseId,
+      releaseId: releases.id,
       store: evidence.store,
       seenAt: evidence.seenAt,
       seenBy: evidence.seenBy,
     })
     .from(evidence)
+    .innerJoin(releases, and(eq(releases.edition, edition), eq(releases.version, evidence.version)))
     .orderBy(evidence.keyId, desc(evidence.seenAt))
     .as('newest');
 }
 
 /** How many keys of the edition run each release (their newest download or covered check-in). */
-export async function countStoresPerRelease(db: DbOrTx, edition: Tier): Promise<Map<number, number>> {
-  const newest = newestEvidencePerKey(db, edition);
+export async function countStoresPerRelease(
+  db: DbOrTx,
+  edition: Tier,
+  checkins: CheckinEvidence,
+): Promise<Map<number, number>> {
+  const newest = newestEvidencePerKey(db, edition, checkins);
   const rows = await db.select({ releaseId: newest.releaseId, n: count() }).from(newest).groupBy(newest.releaseId);
   return new Map(rows.map((row) => [row.releaseId, row.n]));
 }
 
 /** The keys (and their stores) whose newest evidence is this release, most recent first. */
-export function listStoresOnRelease(db: DbOrTx, edition: Tier, releaseId: number, limit: number) {
-  const newest = newestEvidencePerKey(db, edition);
+export function listStoresOnRelease(
+  db: DbOrTx,
+  edition: Tier,
+  releaseId: number,
+  limit: number,
+  checkins: CheckinEvidence,
+) {
+  const newest = newestEvidencePerKey(db, edition, checkins);
   return db.select().from(newest).where(eq(newest.releaseId, releaseId)).orderBy(desc(newest.seenAt)).limit(limit);
 }

@@ -16,6 +16,7 @@ import { createPreparedZipCache } from '../../lib/theme-zip/prepared-zip-cache';
 import { computeReleaseManifest, type ReleaseManifest } from './release-manifest';
 import { compareReleaseVersions, isReleaseVersion, pickLatestRelease } from './release-version';
 import * as repo from './releases.repo';
+import type { CheckinEvidence } from './releases.repo';
 import { repackThemeAtRoot } from '../../lib/theme-zip/repack';
 import {
   DEFAULT_THEME_ZIP_LIMITS,
@@ -77,6 +78,11 @@ export interface ReleasesServiceDeps {
   };
   /** Downloads that stream, per user (or per key for the public signed link). */
   downloadLimit: RateLimiter;
+  /**
+   * Covered license check-ins of an edition as evidence of which stores run which release (the licenses module owns
+   * them; a query this module unions with its downloads, ADR 029).
+   */
+  checkinEvidence: (edition: Tier) => CheckinEvidence;
   maxZipBytes: number;
 }
 
@@ -138,7 +144,10 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
   }
 
   async function toStaffRelease(edition: Tier, release: repo.ReleaseRow): Promise<StaffRelease> {
-    const [served, stores] = await Promise.all([findServedRelease(edition), repo.countStoresPerRelease(db, edition)]);
+    const [served, stores] = await Promise.all([
+      findServedRelease(edition),
+      repo.countStoresPerRelease(db, edition, deps.checkinEvidence(edition)),
+    ]);
     return staffRelease(release, served?.id ?? null, stores);
   }
 
@@ -326,7 +335,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
       const [rows, currentId, stores] = await Promise.all([
         repo.listEditionReleases(db, edition),
         repo.findCurrentReleaseId(db, edition),
-        repo.countStoresPerRelease(db, edition),
+        repo.countStoresPerRelease(db, edition, deps.checkinEvidence(edition)),
       ]);
       const servedId = (rows.find((row) => row.id === currentId) ?? pickLatestRelease(rows))?.id ?? null;
       const newestFirst = [...rows].sort((a, b) => compareVersionsLeniently(b.version, a.version) || b.id - a.id);
@@ -343,7 +352,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
       const [summary, manifest, stores] = await Promise.all([
         toStaffRelease(release.edition, release),
         this.releaseManifest(release),
-        repo.listStoresOnRelease(db, release.edition, release.id, STORES_SHOWN),
+        repo.listStoresOnRelease(db, release.edition, release.id, STORES_SHOWN, deps.checkinEvidence(release.edition)),
       ]);
       return {
         release: summary,
