@@ -44,7 +44,7 @@ import type { AnalyticsPort } from './integrations/analytics/port';
 import { createSandboxAnalyticsAdapter } from './integrations/analytics/sandbox-adapter';
 import { createAnalyticsService, type DeliverySettings } from './modules/analytics/analytics.service';
 import { createMemoryCheckinBuffer } from './integrations/shared-state/memory-checkins';
-import type { CheckinBuffer } from './integrations/shared-state/port';
+import type { CheckinBuffer, SessionRevocations } from './integrations/shared-state/port';
 import { createCheckinFlusher } from './modules/licenses/checkin-flusher';
 import { createKeyStateCache } from './modules/licenses/key-state-cache';
 import { createLicensesService } from './modules/licenses/licenses.service';
@@ -70,6 +70,8 @@ export interface Adapters {
   analyticsDelivery?: { now?: () => Date; settings?: Partial<DeliverySettings> };
   /** Where validation check-ins are counted before the flusher writes them (memory by default). */
   checkins?: CheckinBuffer;
+  /** How ended sessions are announced to every process (shared state's by default; tests simulate Redis trouble). */
+  revocations?: SessionRevocations;
 }
 
 /** Wires every service from config, the database and the adapters config selects. */
@@ -147,7 +149,8 @@ export function createServices(
     outbox,
     publicUrl,
     limits: { byIp: limits.authByIp, byEmail: limits.authByEmail },
-    revocations: sharedState.revocations,
+    revocations: adapters.revocations ?? sharedState.revocations,
+    log,
   });
   const keys = createKeysService({ db, addKeyLimits: { byUser: limits.addKeyByUser, byIp: limits.addKeyByIp } });
   const connect = createConnectService({ db, keys, signer: runtime.signer });

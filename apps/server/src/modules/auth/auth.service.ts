@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { hash, verify } from '@node-rs/argon2';
 import { FORGOT_PASSWORD_MESSAGE, PASSWORD_CHANGED_MESSAGE, type User } from '@keyport/shared/contracts/auth';
 import type { Db } from '../../db/client';
@@ -28,6 +29,7 @@ export interface AuthServiceDeps {
   limits: { byIp: RateLimiter; byEmail: RateLimiter };
   /** Ended sessions are announced to every process, so none keeps honouring one from its cache. */
   revocations: SessionRevocations;
+  log: Pick<FastifyBaseLogger, 'warn'>;
   now?: () => Date;
 }
 
@@ -49,8 +51,15 @@ export function createAuthService(deps: AuthServiceDeps) {
   function forgetUserSessions(userId: number) {
     for (const [key, entry] of sessionCache) if (entry.user.id === userId) sessionCache.delete(key);
   }
+  /**
+   * Announces ended sessions to every process. The sessions are already deleted and this process's cache already
+   * forgot them (`revoke` tells this process first), so an announcement that fails (Redis away) is logged, not
+   * answered as an error: the other processes' caches drop them within SESSION_CACHE_MS.
+   */
   async function revokeAll(tokenHashes: string[]) {
-    await Promise.all(tokenHashes.map((tokenHash) => revocations.revoke(tokenHash)));
+    await Promise.all(tokenHashes.map((tokenHash) => revocations.revoke(tokenHash))).catch((error: unknown) => {
+      deps.log.warn({ err: error }, 'ended sessions not announced to the other processes');
+    });
   }
   // Verified against for unknown emails, so a wrong email costs as long as a wrong password.
   const dummyHash = hash('not-a-real-password', ARGON2);
@@ -141,7 +150,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     async logout(token: string) {
       const tokenHash = hashSecret(token);
       await repo.deleteSession(db, tokenHash);
-      await revocations.revoke(tokenHash);
+      await revokeAll([tokenHash]);
     },
 
     /** The user behind a session token; extends the session when it is more than a day old (sliding expiry). */
