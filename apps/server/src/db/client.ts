@@ -36,6 +36,28 @@ export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError';
 }
 
+/** The advisory lock that lets one process at a time migrate a PostgreSQL database (an arbitrary constant). */
+export const MIGRATION_LOCK_ID = 4_201_013;
+
+/**
+ * Applies the migrations while holding a session advisory lock: two machines starting a new version at once take
+ * turns, and the second finds everything applied. The lock is held on a connection of its own, released however the
+ * migration ends (and by PostgreSQL if this process dies).
+ */
+async function migrateOnce(pool: pg.Pool): Promise<void> {
+  const lock = await pool.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    try {
+      await migratePg(drizzlePg(pool, { schema }), { migrationsFolder: migrationsFolder() });
+    } finally {
+      await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+    }
+  } finally {
+    lock.release();
+  }
+}
+
 /**
  * Opens the database and applies the migrations. PGlite with a data directory takes a lock file first:
  * two processes on one PGlite directory would silently lose data.
@@ -45,7 +67,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     const pool = new pg.Pool({ connectionString: config.url, max: 10 });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     try {
-      await migratePg(drizzlePg(pool, { schema }), { migrationsFolder: migrationsFolder() });
+      await migrateOnce(pool);
     } catch (error) {
       await pool.end();
       throw error;
