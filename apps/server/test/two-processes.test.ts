@@ -3,8 +3,6 @@
  * TEST_DATABASE_URL and TEST_REDIS_URL are set (.ci/run sets both when they answer). Each app has its own database
  * pool and Redis connections, as two processes would; every Redis key is under a prefix unique to this run.
  */
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { exportJWK, generateKeyPair } from 'jose';
@@ -13,11 +11,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LicenseValidation } from '@keyport/shared/contracts/licenses';
 import { licenseCheckins } from '../src/db/schema';
 import { buildApp } from '../src/app';
-import { loadConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
 import type { Checkin } from '../src/integrations/shared-state/port';
 import { claimNewKey } from './helpers/releases';
-import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
+import { auth, createTestApp, signUp, testConfig, type TestApp } from './helpers/test-app';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -43,15 +40,7 @@ describe.skipIf(!databaseUrl || !redisUrl)('two processes on one PostgreSQL and 
     env.TOKEN_SIGNING_KEY = JSON.stringify(await exportJWK(privateKey));
     a = await createTestApp(env); // empties the tables once
     secondDatabase = await openDatabase({ kind: 'postgres', url: databaseUrl! });
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      SEED: 'false',
-      DATA_DIR: path.join(os.tmpdir(), `keyport-test-${process.pid}`),
-      WEB_DIST_DIR: path.join(os.tmpdir(), 'keyport-no-web-dist'),
-      ...env,
-    });
-    b = await buildApp(config, { db: secondDatabase.db });
+    b = await buildApp(testConfig(env), { db: secondDatabase.db });
     await b.ready();
   });
 

@@ -50,6 +50,18 @@ export interface TestApp {
   db: Db;
 }
 
+/** The config every test app runs with (no seed, no web build, silent logs), `env` on top: parsed as users' is. */
+export function testConfig(env: Record<string, string> = {}) {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SEED: 'false',
+    DATA_DIR: path.join(os.tmpdir(), `keyport-test-${process.pid}`),
+    WEB_DIST_DIR: path.join(os.tmpdir(), 'keyport-no-web-dist'),
+    ...env,
+  });
+}
+
 /** Builds the app on a freshly emptied database, with the same config parsing users get. */
 export async function createTestApp(
   env: Record<string, string> = {},
@@ -60,14 +72,7 @@ export async function createTestApp(
   await closeAppsOfOtherFiles(file);
   const { db } = await getTestDatabase();
   await resetDatabase(db);
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    SEED: 'false',
-    DATA_DIR: path.join(os.tmpdir(), `keyport-test-${process.pid}`),
-    WEB_DIST_DIR: path.join(os.tmpdir(), 'keyport-no-web-dist'),
-    ...env,
-  });
+  const config = testConfig(env);
   const app = await buildApp(config, { db, adapters, logDestination });
   app.addHook('onClose', async () => {
     openApps.delete(app);
