@@ -1,7 +1,12 @@
 import type { LicensesService } from '../licenses/licenses.service';
 import { creditsLabel } from '@keyport/shared/domain/credit-packs';
 import { randomUUID } from 'node:crypto';
-import type { CreditLedgerEntry, CreditsBalance, RedeemProduct } from '@keyport/shared/contracts/credits';
+import type {
+  CreditHistoryEntry,
+  CreditLedgerEntry,
+  CreditsBalance,
+  RedeemProduct,
+} from '@keyport/shared/contracts/credits';
 import type { Key } from '@keyport/shared/contracts/keys';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { Db, DbOrTx } from '../../db/client';
@@ -13,7 +18,9 @@ import type { AuthService } from '../auth/auth.service';
 import type { ConnectService } from '../connect/connect.service';
 import type { KeysService } from '../keys/keys.service';
 import { redeemedKeyEmail } from './credit-emails';
+import { buildCreditHistory, reportOfSource } from './credit-history';
 import * as repo from './credits.repo';
+import * as reportsRepo from './store-reports.repo';
 import { createStoreReports } from './store-reports.service';
 
 export const INSUFFICIENT_CREDITS = 'insufficient_credits';
@@ -72,6 +79,16 @@ function assertPositive(amount: number) {
 
 export function insufficientCredits(message: string) {
   return new AppError(402, message, INSUFFICIENT_CREDITS);
+}
+
+/**
+ * Added to a refusal when store reports hold credits back (ADR 037): they exist, and cannot be spent until approved.
+ */
+export function pendingNote(pending: number): string {
+  if (pending <= 0) return '';
+  return pending === 1
+    ? ' 1 credit is pending review: it can be spent once our team approves your store report.'
+    : ` ${pending} credits are pending review: they can be spent once our team approves your store reports.`;
 }
 
 /** The refusal of a spend the account cannot cover: what is owed first, then the shortfall. */
@@ -227,8 +244,9 @@ export interface CreditsServiceDeps {
   auth: Pick<AuthService, 'loadUser' | 'findByEmail' | 'emailsOf'>;
   audit: Pick<AuditService, 'record'>;
   outbox: Pick<Outbox, 'enqueue' | 'flush'>;
-  /** Issue 13: the evidence of pirated copies (validation check-ins), for report rows and the staff queue. */
-  licenses: Pick<LicensesService, 'sightingsOf'>;
+  /** Issue 13: the evidence of pirated copies (validation check-ins), for report rows, the staff queue and ADR 037's
+   * automatic approvals. */
+  licenses: Pick<LicensesService, 'sightingsOf' | 'reportEvidenceOf'>;
   /** Report submissions per user (a day's allowance). */
   reportLimit: RateLimiter;
 }
@@ -244,8 +262,37 @@ export function createCreditsService(deps: CreditsServiceDeps) {
   const reports = createStoreReports({ db, ledger, keys, connect, auth, audit, licenses, reportLimit });
 
   async function balance(userId: number): Promise<CreditsBalance> {
-    const [account, canReport] = await Promise.all([ledger.balanceOf(userId), reports.canReport(userId)]);
-    return { ...account, can_report: canReport };
+    const [account, pending, canReport] = await Promise.all([
+      ledger.balanceOf(userId),
+      reports.pendingCredits(userId),
+      reports.canReport(userId),
+    ]);
+    return { ...account, pending, can_report: canReport };
+  }
+
+  /**
+   * The customer's credit history (ADR 037): ledger movements and the report credits that never reached the balance,
+   * read in one snapshot (a report approved meanwhile is one line, never two or none).
+   */
+  async function customerHistory(userId: number): Promise<CreditHistoryEntry[]> {
+    const limit = 50;
+    return db.transaction(
+      async (tx) => {
+        const [ledgerRows, uncredited] = await Promise.all([
+          repo.listLedger(tx, userId, limit),
+          reportsRepo.listUncreditedReports(tx, userId, limit),
+        ]);
+        const reportIds = [...new Set(ledgerRows.flatMap((row) => reportOfSource(row.sourceRef)?.reportId ?? []))];
+        const named = await reportsRepo.findReports(tx, reportIds);
+        return buildCreditHistory({
+          ledger: ledgerRows,
+          reports: new Map(named.map((report) => [report.id, report])),
+          uncredited,
+          limit,
+        });
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
   }
 
   /** Debit the product's cost and mint its key for the caller, in one transaction; the key is emailed after commit. */
@@ -253,32 +300,44 @@ export function createCreditsService(deps: CreditsServiceDeps) {
     const tier = licenseTierOf(product);
     if (!tier) throw badRequest(UNSUPPORTED_PRODUCT, 'unsupported_product');
     const user = await auth.loadUser(userId);
-    const result = await db.transaction(async (tx) => {
-      const paid = await ledger.debit(tx, {
-        userId,
-        amount: product.costCredits,
-        sourceRef: `redeem:${randomUUID()}`,
-        note: product.name,
+    const result = await db
+      .transaction(async (tx) => {
+        const paid = await ledger.debit(tx, {
+          userId,
+          amount: product.costCredits,
+          sourceRef: `redeem:${randomUUID()}`,
+          note: product.name,
+        });
+        const minted = await keys.mintOwnedKey(tx, userId, tier);
+        await repo.insertRedemption(tx, {
+          userId,
+          redeemProductId: product.id,
+          costCredits: product.costCredits,
+          tier,
+          licenseKeyId: minted.id,
+          ledgerId: paid.entry.id,
+        });
+        await audit.record(tx, {
+          actor: { type: 'user', id: userId },
+          action: 'credits.redeemed',
+          object: { type: 'license_key', id: minted.id },
+          customerUserId: userId,
+          data: { redeem_product_id: product.id, tier, cost_credits: product.costCredits, ledger_id: paid.entry.id },
+        });
+        await outbox.enqueue(
+          tx,
+          redeemedKeyEmail({ to: user.email, name: user.name, tier, apiKey: minted.key.api_key }),
+        );
+        return { key: minted.key, balance: paid.balance };
+      })
+      .catch(async (error: unknown) => {
+        // Pending report credits are never spendable (ADR 037); the refusal says they exist and why they do not count.
+        if (error instanceof AppError && error.code === INSUFFICIENT_CREDITS) {
+          const pending = await reports.pendingCredits(userId);
+          if (pending > 0) throw insufficientCredits(`${error.message}${pendingNote(pending)}`);
+        }
+        throw error;
       });
-      const minted = await keys.mintOwnedKey(tx, userId, tier);
-      await repo.insertRedemption(tx, {
-        userId,
-        redeemProductId: product.id,
-        costCredits: product.costCredits,
-        tier,
-        licenseKeyId: minted.id,
-        ledgerId: paid.entry.id,
-      });
-      await audit.record(tx, {
-        actor: { type: 'user', id: userId },
-        action: 'credits.redeemed',
-        object: { type: 'license_key', id: minted.id },
-        customerUserId: userId,
-        data: { redeem_product_id: product.id, tier, cost_credits: product.costCredits, ledger_id: paid.entry.id },
-      });
-      await outbox.enqueue(tx, redeemedKeyEmail({ to: user.email, name: user.name, tier, apiKey: minted.key.api_key }));
-      return { key: minted.key, balance: paid.balance };
-    });
     void outbox.flush();
     return result;
   }
@@ -286,8 +345,11 @@ export function createCreditsService(deps: CreditsServiceDeps) {
   return {
     ...ledger,
 
-    /** §7 the caller's balance, what is owed, and whether they may still report. */
+    /** §7 the caller's balance, what is owed, what is pending review, and whether they may still report. */
     balance,
+
+    /** GET /credits/history: the caller's own history (ADR 037). */
+    customerHistory,
 
     /** §7 GET /credits/redeem-products: every active product (the dialog keeps the licenses, §5). */
     async listActiveProducts(): Promise<RedeemProduct[]> {
