@@ -244,8 +244,10 @@ export interface CreditsServiceDeps {
   auth: Pick<AuthService, 'loadUser' | 'findByEmail' | 'emailsOf'>;
   audit: Pick<AuditService, 'record'>;
   outbox: Pick<Outbox, 'enqueue' | 'flush'>;
-  /** Issue 13: the evidence of pirated copies (validation check-ins), for report rows, the staff queue and ADR 037's
-   * automatic approvals. */
+  /**
+   * Issue 13: the evidence of pirated copies (validation check-ins), for report rows, the staff queue and ADR 037's
+   * automatic approvals.
+   */
   licenses: Pick<LicensesService, 'sightingsOf' | 'reportEvidenceOf'>;
   /** Report submissions per user (a day's allowance). */
   reportLimit: RateLimiter;
@@ -295,49 +297,49 @@ export function createCreditsService(deps: CreditsServiceDeps) {
     );
   }
 
+  /**
+   * A refusal for too few credits, told the credits pending review when there are any (ADR 037: they exist, and are
+   * never spendable until staff approve their reports).
+   */
+  const explainPending = (userId: number) => async (error: unknown) => {
+    if (error instanceof AppError && error.code === INSUFFICIENT_CREDITS) {
+      const pending = await reports.pendingCredits(userId);
+      if (pending > 0) throw insufficientCredits(`${error.message}${pendingNote(pending)}`);
+    }
+    throw error;
+  };
+
   /** Debit the product's cost and mint its key for the caller, in one transaction; the key is emailed after commit. */
   async function redeemProduct(userId: number, product: repo.RedeemProductRow) {
     const tier = licenseTierOf(product);
     if (!tier) throw badRequest(UNSUPPORTED_PRODUCT, 'unsupported_product');
     const user = await auth.loadUser(userId);
-    const result = await db
-      .transaction(async (tx) => {
-        const paid = await ledger.debit(tx, {
-          userId,
-          amount: product.costCredits,
-          sourceRef: `redeem:${randomUUID()}`,
-          note: product.name,
-        });
-        const minted = await keys.mintOwnedKey(tx, userId, tier);
-        await repo.insertRedemption(tx, {
-          userId,
-          redeemProductId: product.id,
-          costCredits: product.costCredits,
-          tier,
-          licenseKeyId: minted.id,
-          ledgerId: paid.entry.id,
-        });
-        await audit.record(tx, {
-          actor: { type: 'user', id: userId },
-          action: 'credits.redeemed',
-          object: { type: 'license_key', id: minted.id },
-          customerUserId: userId,
-          data: { redeem_product_id: product.id, tier, cost_credits: product.costCredits, ledger_id: paid.entry.id },
-        });
-        await outbox.enqueue(
-          tx,
-          redeemedKeyEmail({ to: user.email, name: user.name, tier, apiKey: minted.key.api_key }),
-        );
-        return { key: minted.key, balance: paid.balance };
-      })
-      .catch(async (error: unknown) => {
-        // Pending report credits are never spendable (ADR 037); the refusal says they exist and why they do not count.
-        if (error instanceof AppError && error.code === INSUFFICIENT_CREDITS) {
-          const pending = await reports.pendingCredits(userId);
-          if (pending > 0) throw insufficientCredits(`${error.message}${pendingNote(pending)}`);
-        }
-        throw error;
+    const result = await db.transaction(async (tx) => {
+      const paid = await ledger.debit(tx, {
+        userId,
+        amount: product.costCredits,
+        sourceRef: `redeem:${randomUUID()}`,
+        note: product.name,
       });
+      const minted = await keys.mintOwnedKey(tx, userId, tier);
+      await repo.insertRedemption(tx, {
+        userId,
+        redeemProductId: product.id,
+        costCredits: product.costCredits,
+        tier,
+        licenseKeyId: minted.id,
+        ledgerId: paid.entry.id,
+      });
+      await audit.record(tx, {
+        actor: { type: 'user', id: userId },
+        action: 'credits.redeemed',
+        object: { type: 'license_key', id: minted.id },
+        customerUserId: userId,
+        data: { redeem_product_id: product.id, tier, cost_credits: product.costCredits, ledger_id: paid.entry.id },
+      });
+      await outbox.enqueue(tx, redeemedKeyEmail({ to: user.email, name: user.name, tier, apiKey: minted.key.api_key }));
+      return { key: minted.key, balance: paid.balance };
+    });
     void outbox.flush();
     return result;
   }
@@ -360,14 +362,14 @@ export function createCreditsService(deps: CreditsServiceDeps) {
     async redeem(userId: number, productId: number): Promise<{ key: Key; balance: number }> {
       const product = await repo.findActiveRedeemProduct(db, productId);
       if (!product) throw notFound(REDEEM_PRODUCT_NOT_FOUND, 'redeem_product_not_found');
-      return redeemProduct(userId, product);
+      return redeemProduct(userId, product).catch(explainPending(userId));
     },
 
     /** §7 POST /keys/create: the same, with the tier's active license product. */
     async createKey(userId: number, tier: string): Promise<{ key: Key; balance: number }> {
       const product = await repo.findActiveLicenseProduct(db, tier);
       if (!product) throw notFound(REDEEM_PRODUCT_NOT_FOUND, 'redeem_product_not_found');
-      return redeemProduct(userId, product);
+      return redeemProduct(userId, product).catch(explainPending(userId));
     },
 
     /** §7 POST /credits/report-store and the staff report queue (store-reports.service.ts). */
