@@ -43,7 +43,7 @@ async function menuBalance(page: Page) {
 test.describe('credits at 1440 px', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
-  test('Earn 1 Free Credit: one store holds a license, fixed, then the credit is added and the balance rises', async ({
+  test('Earn 1 Free Credit: one store holds a license, fixed, then the credit is added, pending review', async ({
     page,
     request,
     baseURL,
@@ -88,7 +88,8 @@ test.describe('credits at 1440 px', () => {
     await dialog.getByRole('button', { name: 'Submit Report' }).click();
     await expect(page.getByText('Credit added! All 5 stores were valid.')).toBeVisible();
     await expect(dialog).toBeHidden();
-    await expect(await menuBalance(page)).toHaveText('Credits: 1');
+    // Issue 19: the credit waits for staff review.
+    await expect(await menuBalance(page)).toHaveText('Credits: 01 credit pending review');
   });
 
   test('Buy License with Credits: a REGULAR license for 5 credits is on the dashboard and emailed', async ({
@@ -136,7 +137,7 @@ test.describe('credits at 1440 px', () => {
       .toBe(true);
   });
 
-  test('the demo customer without credits sees the insufficient path and is sent to the menu', async ({
+  test("the demo customer without credits gets the server's reason, never a checkout they do not have", async ({
     page,
     allowConsoleErrors,
     login,
@@ -147,9 +148,50 @@ test.describe('credits at 1440 px', () => {
     await openMenuItem(page, 'Buy License with Credits');
     const dialog = page.getByRole('dialog', { name: 'Buy License with Credits' });
     await dialog.getByRole('button', { name: /^Buy REGULAR License/ }).click();
-    await expect(dialog.getByText('Not enough credits. Opening credits checkout...')).toBeVisible();
-    await expect(dialog.getByText('Please open the menu to buy credits.')).toBeVisible();
-    await expect(dialog).toBeVisible();
+    await expect(dialog.getByText('Insufficient credits: this license costs 5 credits and you have 0.')).toBeVisible();
+    await expect(dialog.getByText('Not enough credits. Opening credits checkout...')).toHaveCount(0);
+    await expect(dialog.getByText('Please open the menu to buy credits.')).toHaveCount(0);
+    // The way on: earn a credit.
+    await dialog.getByRole('button', { name: 'Earn 1 Free Credit' }).click();
+    await expect(page.getByRole('dialog', { name: 'Earn 1 Free Credit' })).toBeVisible();
+  });
+
+  test('a team member short of credits: Not enough credits, then the credits checkout opens, on any page', async ({
+    page,
+    request,
+    baseURL,
+    allowConsoleErrors,
+    login,
+  }) => {
+    allowConsoleErrors(/status of 402/);
+    // The team member's credits are set aside for the test (staff removal) and given back after it.
+    const staff = await apiLogin(request, baseURL!, STAFF);
+    const team = await apiLogin(request, baseURL!, TEAM);
+    const balance = await request.get(`${baseURL}/credits/balance`, { headers: { authorization: `Token ${team}` } });
+    const held = ((await balance.json()) as { balance: number }).balance;
+    const adjust = async (amount: number) => {
+      if (amount === 0) return;
+      const response = await request.post(`${baseURL}/staff/credits`, {
+        headers: { authorization: `Token ${staff}` },
+        data: { email: TEAM.email, amount, reason: 'e2e: the short-of-credits path' },
+      });
+      expect(response.status()).toBe(200);
+    };
+    await adjust(-held);
+    try {
+      await login(TEAM);
+      // Not the dashboard: the checkout is there wherever the menu is.
+      await page.goto('/customer/onboarding');
+      await openMenuItem(page, 'Buy License with Credits');
+      const dialog = page.getByRole('dialog', { name: 'Buy License with Credits' });
+      await dialog.getByRole('button', { name: /^Buy REGULAR License/ }).click();
+      await expect(dialog.getByText('Not enough credits. Opening credits checkout...')).toBeVisible();
+      await expect(page.getByRole('dialog', { name: 'Buy Credits' })).toBeVisible();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByText('Please open the menu to buy credits.')).toHaveCount(0);
+    } finally {
+      await adjust(held);
+    }
   });
 
   test('team members have Buy With Credits beside Upgrade a License; it opens dialog 9, which leads to dialog 10', async ({
@@ -165,6 +207,104 @@ test.describe('credits at 1440 px', () => {
     await dialog.getByRole('button', { name: 'Earn 1 Free Credit' }).click();
     await expect(page.getByRole('dialog', { name: 'Earn 1 Free Credit' })).toBeVisible();
     await expect(dialog).toBeHidden();
+  });
+});
+
+test.describe('a report credit pending review (issue 19)', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test('report 5 stores: pending shown; short of credits; staff approve; the credit is available and buys a license', async ({
+    page,
+    request,
+    baseURL,
+    browser,
+    allowConsoleErrors,
+  }) => {
+    test.slow();
+    allowConsoleErrors(/status of 402/);
+    const customer = await createCustomer(request, baseURL!, 'pending');
+    await grantCredits(request, baseURL!, customer.email, 4);
+    await useSession(page, customer.token);
+    await page.goto('/customer/my-keys');
+
+    const run = Math.random().toString(36).slice(2, 8);
+    const stores = [1, 2, 3, 4, 5].map((n) => `copycat-${run}-${n}.com`);
+    await openMenuItem(page, 'Earn 1 Free Credit');
+    const report = page.getByRole('dialog', { name: 'Earn 1 Free Credit' });
+    for (const [i, store] of stores.entries()) await report.getByLabel(`Store ${i + 1}`).fill(store);
+    await report.getByRole('button', { name: 'Submit Report' }).click();
+    await expect(page.getByText('Credit added! All 5 stores were valid.')).toBeVisible();
+    await expect(
+      page.getByText('Your credit is pending review: you can spend it once our team approves the report.'),
+    ).toBeVisible();
+    await expect(report).toBeHidden();
+    const balance = await menuBalance(page);
+    await expect(balance).toHaveText('Credits: 41 credit pending review');
+    await expect(balance.getByTestId('credits-pending')).toHaveText('1 credit pending review');
+    await page.screenshot({ path: path.join(screenshots, 'credits-pending-menu-1440.png') });
+    await page.keyboard.press('Escape');
+
+    // 4 available and 1 pending: a REGULAR license (5 credits) cannot be bought yet, and the server says why.
+    await openMenuItem(page, 'Buy License with Credits');
+    let redeem = page.getByRole('dialog', { name: 'Buy License with Credits' });
+    await redeem.getByRole('button', { name: /^Buy REGULAR License/ }).click();
+    await expect(
+      redeem.getByText(
+        'Insufficient credits: this license costs 5 credits and you have 4. 1 credit is pending review: it can be spent once our team approves your store report.',
+      ),
+    ).toBeVisible();
+    await expect(redeem.getByText('Please open the menu to buy credits.')).toHaveCount(0);
+    await page.keyboard.press('Escape');
+
+    await openMenuItem(page, 'Credit History');
+    let history = page.getByRole('dialog', { name: 'Credit History' });
+    let lines = history.getByTestId('credit-history-line');
+    await expect(lines).toHaveCount(2);
+    await expect(lines.first()).toContainText(/Store report #\d+: pending review/);
+    await expect(lines.first()).toContainText('Pending review');
+    await expect(lines.last()).toContainText('Added by our team');
+    await expect(lines.last()).toContainText('Note from our team: e2e credits');
+    await page.keyboard.press('Escape');
+
+    // Staff approve it in the console: the queue shows the credit it holds.
+    const staffContext = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 } });
+    const staffPage = await staffContext.newPage();
+    await useSession(staffPage, await apiLogin(request, baseURL!, STAFF));
+    await staffPage.goto('/staff/reports?status=pending');
+    const table = staffPage.getByRole('table', { name: 'Store reports' });
+    const row = table.getByRole('row').filter({ hasText: stores[0]! });
+    await expect(row.getByTestId('report-credit')).toHaveText('1 credit pending review');
+    await staffPage.screenshot({ path: path.join(screenshots, 'staff-report-pending-credit-1440.png') });
+    const reportId = ((await row.getByText(/^#\d+$/).textContent()) ?? '').slice(1);
+    await row.getByRole('button', { name: `Approve report #${reportId}` }).click();
+    const confirm = staffPage.getByRole('dialog', { name: `Approve report #${reportId}?` });
+    await expect(confirm).toContainText(`is added to their balance at once and can be spent`);
+    await confirm.getByRole('textbox', { name: 'Reason' }).fill('Five unlicensed copies, checked');
+    await confirm.getByRole('button', { name: 'Approve' }).click();
+    await expect(confirm).toHaveCount(0);
+    await staffContext.close();
+
+    // Available at once: 5 credits, nothing pending; the license is bought.
+    await page.reload();
+    await expect(await menuBalance(page)).toHaveText('Credits: 5');
+    await page.keyboard.press('Escape');
+    await openMenuItem(page, 'Buy License with Credits');
+    redeem = page.getByRole('dialog', { name: 'Buy License with Credits' });
+    await redeem.getByRole('button', { name: /^Buy REGULAR License/ }).click();
+    await expect(page.getByText('License purchased with credits. Check your email for the key.')).toBeVisible();
+    await expect(page.getByTestId('key-card')).toHaveCount(1);
+    await expect(await menuBalance(page)).toHaveText('Credits: 0');
+    await page.keyboard.press('Escape');
+
+    await openMenuItem(page, 'Credit History');
+    history = page.getByRole('dialog', { name: 'Credit History' });
+    lines = history.getByTestId('credit-history-line');
+    await expect(lines).toHaveCount(3);
+    await expect(lines.nth(0)).toContainText('REGULAR License');
+    await expect(lines.nth(1)).toContainText(`Store report #${reportId} approved`);
+    await expect(lines.nth(1)).toContainText('Note from our team: Five unlicensed copies, checked');
+    await page.screenshot({ path: path.join(screenshots, 'credits-history-1440.png') });
+    expect(await dialogViolations(page)).toEqual([]);
   });
 });
 
@@ -189,5 +329,30 @@ test.describe('credits at 390 px', () => {
     const box = await report.boundingBox();
     expect(box!.x).toBeGreaterThanOrEqual(0);
     expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+  });
+
+  test('the credit history is readable on a phone', async ({ page, request, baseURL }) => {
+    const customer = await createCustomer(request, baseURL!, 'history-phone');
+    await grantCredits(request, baseURL!, customer.email, 3);
+    const run = Math.random().toString(36).slice(2, 8);
+    const reported = await request.post(`${baseURL}/credits/report-store`, {
+      headers: { authorization: `Token ${customer.token}` },
+      data: { storeDomains: [1, 2, 3, 4, 5].map((n) => `phone-copy-${run}-${n}.com`) },
+    });
+    expect(((await reported.json()) as { credit: string }).credit).toBe('pending');
+    await useSession(page, customer.token);
+    await page.goto('/customer/my-keys');
+    await openMenuItem(page, 'Credit History');
+    const history = page.getByRole('dialog', { name: 'Credit History' });
+    await expect(history.getByTestId('credit-history-line')).toHaveCount(2);
+    await expect(history.getByTestId('credits-balance')).toHaveText('Credits: 31 credit pending review');
+    await page.screenshot({ path: path.join(screenshots, 'credits-history-390.png') });
+    expect(await dialogViolations(page)).toEqual([]);
+    const box = await history.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    // Nothing wider than the screen inside it.
+    const overflow = await history.evaluate((node) => node.scrollWidth - node.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
   });
 });

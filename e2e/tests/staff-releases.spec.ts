@@ -148,14 +148,14 @@ test('staff approve one report and reject another; the customer sees the balance
 
   await table.getByRole('button', { name: `Reject report #${ids[1]}` }).click();
   dialog = page.getByRole('dialog', { name: `Reject report #${ids[1]}?` });
-  await expect(dialog).toContainText(`taken back from ${customer.email}`);
+  await expect(dialog).toContainText(`holds for ${customer.email} is dropped; it was never spendable`);
   await dialog.getByRole('textbox', { name: 'Reason' }).fill('These stores are not ours to report');
   await dialog.getByRole('button', { name: 'Reject' }).click();
   await expect(dialog).toHaveCount(0);
   // Decided reports leave the pending filter.
   await expect(table.getByText(`copy-${run}-a1.com`)).toHaveCount(0);
 
-  // The customer had 2 credits (one per report); the rejection took one back.
+  // Each report held 1 credit pending review: the approval added one, the rejection dropped the other.
   const customerContext = await browser.newContext({ baseURL });
   const customerPage = await customerContext.newPage();
   await useSession(customerPage, customer.token);

@@ -23,8 +23,18 @@ describe('the credits demo seed', () => {
       ['PRO License', 'license_level', 'PRO', 10, true],
     ]);
     const credits = t.app.services.credits;
-    expect(await credits.balance(await idOf('team@example.com'))).toEqual({ balance: 12, owed: 0, can_report: true });
-    expect(await credits.balance(await idOf('demo@example.com'))).toEqual({ balance: 0, owed: 0, can_report: true });
+    expect(await credits.balance(await idOf('team@example.com'))).toEqual({
+      balance: 12,
+      owed: 0,
+      pending: 0,
+      can_report: true,
+    });
+    expect(await credits.balance(await idOf('demo@example.com'))).toEqual({
+      balance: 0,
+      owed: 0,
+      pending: 0,
+      can_report: true,
+    });
     expect(await t.db.select().from(creditLedger).where(eq(creditLedger.sourceRef, 'seed:team'))).toHaveLength(1);
   });
 });

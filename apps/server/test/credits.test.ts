@@ -63,7 +63,7 @@ async function product(values: { grant_type?: string; grant_value: string; cost_
 async function balanceOf(token: string) {
   const response = await call('GET', '/credits/balance', token);
   expect(response.statusCode).toBe(200);
-  return response.json<{ balance: number; owed: number; can_report: boolean }>();
+  return response.json<{ balance: number; owed: number; pending: number; can_report: boolean }>();
 }
 
 const ledgerSum = (userId: number) => ledgerSumOf(t, userId);
@@ -113,13 +113,20 @@ describe('access', () => {
     const a = await newUser();
     const b = await newUser();
     await grant(emailOf(people - 1), 4);
-    expect(await balanceOf(a.token)).toEqual({ balance: 4, owed: 0, can_report: true });
-    expect(await balanceOf(b.token)).toEqual({ balance: 0, owed: 0, can_report: true });
+    expect(await balanceOf(a.token)).toEqual({ balance: 4, owed: 0, pending: 0, can_report: true });
+    expect(await balanceOf(b.token)).toEqual({ balance: 0, owed: 0, pending: 0, can_report: true });
     const history = await call('GET', '/credits/history', b.token);
     expect(history.json()).toEqual({ entries: [] });
     const own = await call('GET', '/credits/history', a.token);
     expect(own.json<{ entries: unknown[] }>().entries).toEqual([
-      expect.objectContaining({ kind: 'grant', amount: 4, balance_after: 4, note: 'test credits' }),
+      expect.objectContaining({
+        kind: 'grant',
+        state: 'available',
+        amount: 4,
+        balance_after: 4,
+        reason: 'Added by our team',
+        note: 'test credits',
+      }),
     ]);
   });
 });
@@ -238,7 +245,12 @@ describe('reporting stores', () => {
     await t.db.insert(userStores).values({ userId: me.id, myshopifyDomain: 'my-listed.myshopify.com' });
     const [first, second] = freshStores();
     const earlier = freshStores();
-    expect((await report(me.token, earlier)).json()).toMatchObject({ ok: true, balance: 1 });
+    expect((await report(me.token, earlier)).json()).toMatchObject({
+      ok: true,
+      balance: 0,
+      pending: 1,
+      credit: 'pending',
+    });
 
     const response = await report(me.token, [
       'not a domain',
@@ -250,7 +262,9 @@ describe('reporting stores', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       ok: false,
-      balance: 1,
+      balance: 0,
+      pending: 1,
+      credit: null,
       validations: [
         { domain: 'not a domain', isValid: false, reason: REPORT_ROW_REASONS.invalidDomain },
         { domain: first, isValid: true, reason: 'Valid' },
@@ -288,7 +302,7 @@ describe('reporting stores', () => {
     expect(blank.statusCode).toBe(400);
   });
 
-  it('the same report posted 10 times at once grants one credit', async () => {
+  it('the same report posted 10 times at once earns one (pending) credit', async () => {
     const { token, id } = await newUser();
     const domains = freshStores();
     const responses = await Promise.all(Array.from({ length: 10 }, () => report(token, domains)));
@@ -298,8 +312,8 @@ describe('reporting stores', () => {
     for (const body of bodies.filter((candidate) => !candidate.ok)) {
       expect(body.validations.map((row) => row.reason)).toEqual(Array(5).fill(REPORT_ROW_REASONS.alreadyReported));
     }
-    expect(await balanceOf(token)).toMatchObject({ balance: 1 });
-    expect(await ledgerSum(id)).toBe(1);
+    expect(await balanceOf(token)).toMatchObject({ balance: 0, pending: 1 });
+    expect(await ledgerSum(id)).toBe(0);
     const audits = await t.db
       .select()
       .from(auditLog)
@@ -332,6 +346,16 @@ describe('staff review', () => {
     const productId = await product({ grant_value: 'REGULAR', cost_credits: 1, name: 'Cheap REGULAR' });
     const { token, id } = await newUser();
     const reportId = await reportFor(token);
+    // A report sent before ADR 037 had its credit added on submission (pending credits are never spent now).
+    await t.db.transaction((tx) =>
+      t.app.services.credits.grant(tx, {
+        userId: id,
+        kind: 'grant',
+        amount: 1,
+        sourceRef: `report:${reportId}`,
+        note: `Store report #${reportId}`,
+      }),
+    );
     expect((await call('POST', '/credits/redeem', token, { redeem_product_id: productId })).statusCode).toBe(200);
 
     const rejected = await call('POST', `/staff/reports/${reportId}/reject`, staffToken, { note: 'Not our theme' });
@@ -359,7 +383,7 @@ describe('staff review', () => {
     expect(audits).toEqual([expect.objectContaining({ actorType: 'staff', reason: 'Not our theme' })]);
   });
 
-  it('approving keeps the credit; a decided report cannot be decided again; both need a note', async () => {
+  it('approving adds the credit; a decided report cannot be decided again; both need a note', async () => {
     const { token } = await newUser();
     const reportId = await reportFor(token);
     expect((await call('POST', `/staff/reports/${reportId}/reject`, staffToken, { note: ' ' })).statusCode).toBe(400);
@@ -373,7 +397,7 @@ describe('staff review', () => {
       409,
     );
     expect((await call('POST', '/staff/reports/999999/approve', staffToken, { note: 'Checked' })).statusCode).toBe(404);
-    expect(await balanceOf(token)).toMatchObject({ balance: 1 });
+    expect(await balanceOf(token)).toMatchObject({ balance: 1, pending: 0 });
   });
 
   it('three rejections restrict reporting', async () => {
@@ -384,7 +408,7 @@ describe('staff review', () => {
         200,
       );
     }
-    expect(await balanceOf(token)).toEqual({ balance: 0, owed: 0, can_report: false });
+    expect(await balanceOf(token)).toEqual({ balance: 0, owed: 0, pending: 0, can_report: false });
     const refused = await report(token, freshStores());
     expect(refused.statusCode).toBe(403);
     expect(refused.json().code).toBe('reporting_restricted');

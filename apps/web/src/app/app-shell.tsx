@@ -3,8 +3,7 @@ import { Link, Outlet } from 'react-router';
 import { SkipLink } from '../components/ui/skip-link';
 import { SettingsDialogProvider } from '../features/account/components/settings-dialog-provider';
 import { UserMenu } from '../features/account/components/user-menu';
-import { CreditsDialogsHost } from '../features/credits/components/credits-dialogs-host';
-import { CreditsMenu } from './credits-menu';
+import { CreditsHosts, CreditsMenu } from './credits-menu';
 import { RequireAuth } from './require-auth';
 import { paths } from '../lib/paths';
 import { useActiveOnSite } from '../lib/analytics';
@@ -34,7 +33,7 @@ export function AppShell() {
           <main id="main">
             <Outlet />
           </main>
-          <CreditsDialogsHost />
+          <CreditsHosts />
         </div>
       </SettingsDialogProvider>
     </RequireAuth>

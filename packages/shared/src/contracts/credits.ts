@@ -20,10 +20,15 @@ export const RedeemProductSchema = z.object({
 });
 export type RedeemProduct = z.infer<typeof RedeemProductSchema>;
 
-/** The caller's credits: `owed` is what a clawback could not take back (redeeming waits until it is repaid). */
+/**
+ * The caller's credits: `balance` is what can be spent; `owed` is what a clawback could not take back (redeeming waits
+ * until it is repaid); `pending` is what store reports earned that staff have not approved yet (ADR 037): shown, never
+ * spendable, added to `balance` when staff approve the report and dropped when they reject it.
+ */
 export const CreditsBalanceSchema = z.object({
   balance: z.int(),
   owed: z.int(),
+  pending: z.int(),
   /** False once three of the caller's reports were rejected (§9: "false reports may lead to account restrictions"). */
   can_report: z.boolean(),
 });
@@ -51,14 +56,37 @@ export const CreditLedgerEntrySchema = z.object({
 });
 export type CreditLedgerEntry = z.infer<typeof CreditLedgerEntrySchema>;
 
+/**
+ * One line of a customer's credit history (ADR 037): a ledger movement (`state` 'available': it changed the balance),
+ * or a store report's credit that never reached the balance: 'pending' (waiting for staff) or 'dropped' (staff
+ * rejected the report; it was never spendable).
+ */
+export const CreditHistoryEntrySchema = z.object({
+  /** 'ledger-12' or 'report-5'. */
+  id: z.string(),
+  kind: z.enum(['grant', 'debit', 'purchase', 'clawback', 'report']),
+  state: z.enum(['available', 'pending', 'dropped']),
+  /** Signed change of the credits: +1 for a report's credit (also while pending), -5 for a license bought. */
+  amount: z.int(),
+  /** The balance after a ledger movement; null for a credit that never reached the balance. */
+  balance_after: z.nullable(z.int()),
+  /** What happened, for people: 'Store report #12 approved', 'REGULAR License', 'Added by our team'. */
+  reason: z.string(),
+  /** The staff member's note on a grant, a removal, an approval or a rejection; null otherwise. */
+  note: z.nullable(z.string()),
+  created_at: z.string(),
+});
+export type CreditHistoryEntry = z.infer<typeof CreditHistoryEntrySchema>;
+
+/** Owner-scoped: the caller's own history only (the session's user; there is no user id to pass). */
 export const getCreditHistory = defineContract({
   operationId: 'getCreditHistory',
   method: 'GET',
   path: '/credits/history',
-  summary: "The caller's latest 50 credit movements, newest first",
+  summary: "The caller's latest 50 credit history lines (ledger movements, pending and rejected report credits)",
   tags: ['credits'],
   access: 'user',
-  response: z.object({ entries: z.array(CreditLedgerEntrySchema) }),
+  response: z.object({ entries: z.array(CreditHistoryEntrySchema) }),
 });
 
 /** §7 GET /credits/redeem-products: the active products (the dialog filters and orders them, §5). */
@@ -118,15 +146,17 @@ export const ReportValidationSchema = z.object({
 export type ReportValidation = z.infer<typeof ReportValidationSchema>;
 
 /**
- * §7 POST /credits/report-store. `ok` true: the report is stored for staff review and 1 credit granted. `ok` false:
- * nothing is stored; `validations` says why per row. Limited per user per day (429 with Retry-After); an account
- * with three rejected reports is refused (403, code `reporting_restricted`). The server never fetches a domain.
+ * §7 POST /credits/report-store. `ok` true: the report is stored for staff review and earns 1 credit, pending until
+ * staff approve it (`credit` 'pending'), or available at once when the portal's own evidence of unlicensed copies
+ * backs all five stores (`credit` 'available', ADR 037). `ok` false: nothing is stored; `validations` says why per
+ * row. Limited per user per day (429 with Retry-After); an account with three rejected reports is refused (403, code
+ * `reporting_restricted`). The server never fetches a domain.
  */
 export const reportStores = defineContract({
   operationId: 'reportStores',
   method: 'POST',
   path: '/credits/report-store',
-  summary: 'Report 5 stores running unlicensed copies; 1 credit when all 5 qualify',
+  summary: 'Report 5 stores running unlicensed copies; 1 credit (pending review) when all 5 qualify',
   tags: ['credits'],
   access: 'user',
   body: z.object({
@@ -140,6 +170,10 @@ export const reportStores = defineContract({
     validations: z.array(ReportValidationSchema),
     /** The balance after the report (unchanged when `ok` is false). */
     balance: z.int(),
+    /** The credits pending review after the report. */
+    pending: z.int(),
+    /** What became of the report's credit; null when `ok` is false. */
+    credit: z.nullable(z.enum(['pending', 'available'])),
   }),
 });
 
@@ -365,9 +399,18 @@ export const ReportedDomainFactsSchema = z.object({
 
 export type ReportedDomainFacts = z.infer<typeof ReportedDomainFactsSchema>;
 
+/**
+ * What became of a report's credit (ADR 037): 'pending' until staff decide, 'added' to the balance (approved; or a
+ * report sent before reviews held credits back), 'dropped' (rejected before it was ever spendable), 'taken_back'
+ * (rejected after it had been added: clawed back).
+ */
+export const ReportCreditStateSchema = z.enum(['pending', 'added', 'dropped', 'taken_back']);
+export type ReportCreditState = z.infer<typeof ReportCreditStateSchema>;
+
 export const StaffStoreReportSchema = z.object({
   id: z.int(),
   status: StoreReportStatusSchema,
+  credit: z.object({ amount: z.int(), state: ReportCreditStateSchema }),
   reporter: z.object({
     id: z.int(),
     email: z.string(),
@@ -387,6 +430,8 @@ export const StaffStoreReportSchema = z.object({
   created_at: z.string(),
   reviewed_at: z.nullable(z.string()),
   reviewed_by: z.nullable(z.object({ id: z.int(), email: z.string() })),
+  /** Approved by the portal on its own evidence (every domain seen running an unlicensed copy), not by a person. */
+  reviewed_automatically: z.boolean(),
   review_note: z.nullable(z.string()),
 });
 export type StaffStoreReport = z.infer<typeof StaffStoreReportSchema>;
@@ -407,7 +452,10 @@ export const staffListReports = defineContract({
   response: z.object({ reports: z.array(StaffStoreReportSchema), next_cursor: z.nullable(z.string()) }),
 });
 
-/** Approve a pending report with a note (the audit row's reason): the credit it granted stays. 409 (code `report_already_reviewed`) once decided. */
+/**
+ * Approve a pending report with a note (the audit row's reason): its pending credit is added to the reporter's balance
+ * at once (one ledger row, once, however many approvals race). 409 (code `report_already_reviewed`) once decided.
+ */
 export const staffApproveReport = defineContract({
   operationId: 'staffApproveReport',
   method: 'POST',
@@ -421,14 +469,15 @@ export const staffApproveReport = defineContract({
 });
 
 /**
- * Reject a pending report: its credit is clawed back (a ledger row; what was already spent is owed), and a third
- * rejection restricts the reporter from reporting. 409 (code `report_already_reviewed`) once decided.
+ * Reject a pending report: its pending credit is dropped (never spendable; a report sent before ADR 037, whose credit
+ * was added at once, has it clawed back: what was already spent is owed), and a third rejection restricts the reporter
+ * from reporting. 409 (code `report_already_reviewed`) once decided.
  */
 export const staffRejectReport = defineContract({
   operationId: 'staffRejectReport',
   method: 'POST',
   path: '/staff/reports/:id/reject',
-  summary: 'Reject a store report and claw its credit back (staff only)',
+  summary: 'Reject a store report and drop its pending credit (staff only)',
   tags: ['staff'],
   access: 'staff',
   params: idParams,

@@ -7,7 +7,9 @@ export async function creditsRoutes(app: FastifyInstance) {
   const credits = app.services.credits;
 
   registerRoute(app, contracts.getCreditsBalance, ({ user }) => credits.balance(user.id));
-  registerRoute(app, contracts.getCreditHistory, async ({ user }) => ({ entries: await credits.history(user.id) }));
+  registerRoute(app, contracts.getCreditHistory, async ({ user }) => ({
+    entries: await credits.customerHistory(user.id),
+  }));
   registerRoute(app, contracts.getRedeemProducts, async () => ({
     redeem_products: await credits.listActiveProducts(),
     error: null,

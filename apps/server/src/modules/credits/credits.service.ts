@@ -1,7 +1,12 @@
 import type { LicensesService } from '../licenses/licenses.service';
 import { creditsLabel } from '@keyport/shared/domain/credit-packs';
 import { randomUUID } from 'node:crypto';
-import type { CreditLedgerEntry, CreditsBalance, RedeemProduct } from '@keyport/shared/contracts/credits';
+import type {
+  CreditHistoryEntry,
+  CreditLedgerEntry,
+  CreditsBalance,
+  RedeemProduct,
+} from '@keyport/shared/contracts/credits';
 import type { Key } from '@keyport/shared/contracts/keys';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { Db, DbOrTx } from '../../db/client';
@@ -13,7 +18,9 @@ import type { AuthService } from '../auth/auth.service';
 import type { ConnectService } from '../connect/connect.service';
 import type { KeysService } from '../keys/keys.service';
 import { redeemedKeyEmail } from './credit-emails';
+import { buildCreditHistory, reportOfSource } from './credit-history';
 import * as repo from './credits.repo';
+import * as reportsRepo from './store-reports.repo';
 import { createStoreReports } from './store-reports.service';
 
 export const INSUFFICIENT_CREDITS = 'insufficient_credits';
@@ -72,6 +79,16 @@ function assertPositive(amount: number) {
 
 export function insufficientCredits(message: string) {
   return new AppError(402, message, INSUFFICIENT_CREDITS);
+}
+
+/**
+ * Added to a refusal when store reports hold credits back (ADR 037): they exist, and cannot be spent until approved.
+ */
+export function pendingNote(pending: number): string {
+  if (pending <= 0) return '';
+  return pending === 1
+    ? ' 1 credit is pending review: it can be spent once our team approves your store report.'
+    : ` ${pending} credits are pending review: they can be spent once our team approves your store reports.`;
 }
 
 /** The refusal of a spend the account cannot cover: what is owed first, then the shortfall. */
@@ -227,8 +244,11 @@ export interface CreditsServiceDeps {
   auth: Pick<AuthService, 'loadUser' | 'findByEmail' | 'emailsOf'>;
   audit: Pick<AuditService, 'record'>;
   outbox: Pick<Outbox, 'enqueue' | 'flush'>;
-  /** Issue 13: the evidence of pirated copies (validation check-ins), for report rows and the staff queue. */
-  licenses: Pick<LicensesService, 'sightingsOf'>;
+  /**
+   * Issue 13: the evidence of pirated copies (validation check-ins), for report rows, the staff queue and ADR 037's
+   * automatic approvals.
+   */
+  licenses: Pick<LicensesService, 'sightingsOf' | 'reportEvidenceOf'>;
   /** Report submissions per user (a day's allowance). */
   reportLimit: RateLimiter;
 }
@@ -244,9 +264,50 @@ export function createCreditsService(deps: CreditsServiceDeps) {
   const reports = createStoreReports({ db, ledger, keys, connect, auth, audit, licenses, reportLimit });
 
   async function balance(userId: number): Promise<CreditsBalance> {
-    const [account, canReport] = await Promise.all([ledger.balanceOf(userId), reports.canReport(userId)]);
-    return { ...account, can_report: canReport };
+    const [account, pending, canReport] = await Promise.all([
+      ledger.balanceOf(userId),
+      reports.pendingCredits(userId),
+      reports.canReport(userId),
+    ]);
+    return { ...account, pending, can_report: canReport };
   }
+
+  /**
+   * The customer's credit history (ADR 037): ledger movements and the report credits that never reached the balance,
+   * read in one snapshot (a report approved meanwhile is one line, never two or none).
+   */
+  async function customerHistory(userId: number): Promise<CreditHistoryEntry[]> {
+    const limit = 50;
+    return db.transaction(
+      async (tx) => {
+        const [ledgerRows, uncredited] = await Promise.all([
+          repo.listLedger(tx, userId, limit),
+          reportsRepo.listUncreditedReports(tx, userId, limit),
+        ]);
+        const reportIds = [...new Set(ledgerRows.flatMap((row) => reportOfSource(row.sourceRef)?.reportId ?? []))];
+        const named = await reportsRepo.findReports(tx, reportIds);
+        return buildCreditHistory({
+          ledger: ledgerRows,
+          reports: new Map(named.map((report) => [report.id, report])),
+          uncredited,
+          limit,
+        });
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
+  }
+
+  /**
+   * A refusal for too few credits, told the credits pending review when there are any (ADR 037: they exist, and are
+   * never spendable until staff approve their reports).
+   */
+  const explainPending = (userId: number) => async (error: unknown) => {
+    if (error instanceof AppError && error.code === INSUFFICIENT_CREDITS) {
+      const pending = await reports.pendingCredits(userId);
+      if (pending > 0) throw insufficientCredits(`${error.message}${pendingNote(pending)}`);
+    }
+    throw error;
+  };
 
   /** Debit the product's cost and mint its key for the caller, in one transaction; the key is emailed after commit. */
   async function redeemProduct(userId: number, product: repo.RedeemProductRow) {
@@ -286,8 +347,11 @@ export function createCreditsService(deps: CreditsServiceDeps) {
   return {
     ...ledger,
 
-    /** §7 the caller's balance, what is owed, and whether they may still report. */
+    /** §7 the caller's balance, what is owed, what is pending review, and whether they may still report. */
     balance,
+
+    /** GET /credits/history: the caller's own history (ADR 037). */
+    customerHistory,
 
     /** §7 GET /credits/redeem-products: every active product (the dialog keeps the licenses, §5). */
     async listActiveProducts(): Promise<RedeemProduct[]> {
@@ -298,14 +362,14 @@ export function createCreditsService(deps: CreditsServiceDeps) {
     async redeem(userId: number, productId: number): Promise<{ key: Key; balance: number }> {
       const product = await repo.findActiveRedeemProduct(db, productId);
       if (!product) throw notFound(REDEEM_PRODUCT_NOT_FOUND, 'redeem_product_not_found');
-      return redeemProduct(userId, product);
+      return redeemProduct(userId, product).catch(explainPending(userId));
     },
 
     /** §7 POST /keys/create: the same, with the tier's active license product. */
     async createKey(userId: number, tier: string): Promise<{ key: Key; balance: number }> {
       const product = await repo.findActiveLicenseProduct(db, tier);
       if (!product) throw notFound(REDEEM_PRODUCT_NOT_FOUND, 'redeem_product_not_found');
-      return redeemProduct(userId, product);
+      return redeemProduct(userId, product).catch(explainPending(userId));
     },
 
     /** §7 POST /credits/report-store and the staff report queue (store-reports.service.ts). */

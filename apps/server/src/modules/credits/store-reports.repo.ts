@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { storeReportDomains, storeReports, type StoreReportStatus } from '../../db/schema';
+import { creditLedger, storeReportDomains, storeReports, type StoreReportStatus } from '../../db/schema';
 
 export type StoreReportRow = typeof storeReports.$inferSelect;
 export type StoreReportDomainRow = typeof storeReportDomains.$inferSelect;
@@ -158,11 +158,60 @@ export async function countReportStatusesOfDomains(
   return counts;
 }
 
-/** Decides a pending report, once: null when it does not exist or was already decided. */
+/**
+ * A report's credit reached the balance: its ledger grant `report:<id>` exists (written on approval; before ADR 037,
+ * on submission).
+ */
+const credited = sql<boolean>`exists (select 1 from ${creditLedger} where ${creditLedger.sourceRef} = 'report:' || ${storeReports.id})`;
+
+/** The credits a user's pending reports hold back (one per pending report whose credit is not in the balance). */
+export function countPendingReportCredits(db: DbOrTx, userId: number): Promise<number> {
+  return db
+    .select({ n: count() })
+    .from(storeReports)
+    .where(and(eq(storeReports.userId, userId), eq(storeReports.status, 'pending'), sql`not ${credited}`))
+    .then((rows) => rows[0]?.n ?? 0);
+}
+
+/**
+ * A user's reports whose credit never reached the balance (pending, or rejected before approval), newest decision or
+ * submission first: the lines of the customer's credit history the ledger does not hold.
+ */
+export function listUncreditedReports(db: DbOrTx, userId: number, limit: number) {
+  return db
+    .select()
+    .from(storeReports)
+    .where(
+      and(eq(storeReports.userId, userId), inArray(storeReports.status, ['pending', 'rejected']), sql`not ${credited}`),
+    )
+    .orderBy(desc(sql`coalesce(${storeReports.reviewedAt}, ${storeReports.createdAt})`), desc(storeReports.id))
+    .limit(limit);
+}
+
+export function findReports(db: DbOrTx, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.select().from(storeReports).where(inArray(storeReports.id, ids));
+}
+
+/** The source references of these reports' ledger rows (`report:<id>`, `report:<id>:clawback`) that exist. */
+export async function findReportLedgerSources(db: DbOrTx, reportIds: number[]): Promise<Set<string>> {
+  if (reportIds.length === 0) return new Set();
+  const refs = reportIds.flatMap((id) => [`report:${id}`, `report:${id}:clawback`]);
+  const rows = await db
+    .select({ sourceRef: creditLedger.sourceRef })
+    .from(creditLedger)
+    .where(inArray(creditLedger.sourceRef, refs));
+  return new Set(rows.map((row) => row.sourceRef));
+}
+
+/**
+ * Decides a pending report, once: null when it does not exist or was already decided. `reviewedBy` null: approved by
+ * the portal on its own evidence (ADR 037).
+ */
 export function decideReport(
   db: DbOrTx,
   id: number,
-  decision: { status: 'approved' | 'rejected'; reviewedBy: number; note: string | null },
+  decision: { status: 'approved' | 'rejected'; reviewedBy: number | null; note: string | null },
 ) {
   return db
     .update(storeReports)

@@ -1,4 +1,9 @@
-import type { ReportedDomainFacts, ReportValidation, StaffStoreReport } from '@keyport/shared/contracts/credits';
+import type {
+  ReportCreditState,
+  ReportedDomainFacts,
+  ReportValidation,
+  StaffStoreReport,
+} from '@keyport/shared/contracts/credits';
 import { REPORT_ROW_REASONS, licenseMatchHosts, normaliseReportedStore } from '@keyport/shared/domain/store-report';
 import type { Db, DbOrTx } from '../../db/client';
 import { isUniqueViolation } from '../../db/pg-errors';
@@ -9,12 +14,21 @@ import type { AuditService } from '../audit/audit.service';
 import type { AuthService } from '../auth/auth.service';
 import type { ConnectService } from '../connect/connect.service';
 import type { KeysService } from '../keys/keys.service';
-import type { LicensesService } from '../licenses/licenses.service';
+import type { LicensesService, SightingFacts } from '../licenses/licenses.service';
 import type { CreditLedger } from './credits.service';
 import * as repo from './store-reports.repo';
 
-/** A report that qualifies grants this many credits (§1). */
+/** A report that qualifies earns this many credits (§1): pending until staff approve it (ADR 037). */
 export const REPORT_CREDITS = 1;
+/**
+ * A report is approved without staff only when every domain's evidence was first seen at least this long before it:
+ * a copy that has been running, not check-ins sent from made-up domains a moment before the report (ADR 037).
+ */
+export const AUTO_APPROVAL_MIN_EVIDENCE_AGE_MS = 24 * 60 * 60 * 1000;
+/** The audit log's actor id of an automatic approval (actor type 'system'). */
+export const AUTO_APPROVAL_ACTOR = 'store-report-evidence';
+export const AUTO_APPROVAL_NOTE =
+  "Approved automatically: the theme's license check saw all five stores running an unlicensed copy.";
 /** An account with this many rejected reports can no longer report (§9 "false reports may lead to restrictions"). */
 export const REJECTIONS_BEFORE_RESTRICTION = 3;
 export const REPORTING_RESTRICTED =
@@ -28,10 +42,14 @@ export interface StoreReportsDeps {
   auth: Pick<AuthService, 'emailsOf'>;
   audit: Pick<AuditService, 'record'>;
   /** Issue 13: check-ins of a token on a domain no key covers (evidence of a pirated copy). */
-  licenses: Pick<LicensesService, 'sightingsOf'>;
+  licenses: Pick<LicensesService, 'sightingsOf' | 'reportEvidenceOf'>;
   /** Report submissions per user (a day's allowance). */
   reportLimit: RateLimiter;
+  now?: () => Date;
 }
+
+/** Who decided a report: a staff member, or the portal on its own evidence. */
+type Reviewer = { staffId: number } | { automatic: Record<string, SightingFacts & { key_ids: number[] }> };
 
 /**
  * Store reports (§1, §4, §5, §7; ADR 022): each row checked with the shared rules and the keys' domains, a qualifying
@@ -46,6 +64,7 @@ export function createStoreReports({
   audit,
   licenses,
   reportLimit,
+  now = () => new Date(),
 }: StoreReportsDeps) {
   /** Why each row does or does not qualify (nothing is written). */
   async function validateReport(userId: number, submitted: string[]): Promise<ReportValidation[]> {
@@ -118,10 +137,11 @@ export function createStoreReports({
   async function toStaffReports(rows: repo.StoreReportRow[]): Promise<StaffStoreReport[]> {
     const ids = rows.map((row) => row.id);
     const people = rows.flatMap((row) => (row.reviewedBy === null ? [row.userId] : [row.userId, row.reviewedBy]));
-    const [domains, emails, history] = await Promise.all([
+    const [domains, emails, history, sources] = await Promise.all([
       repo.listReportDomains(db, ids),
       auth.emailsOf(people),
       repo.countReportsByUser(db, [...new Set(rows.map((row) => row.userId))]),
+      repo.findReportLedgerSources(db, ids),
     ]);
     const factsOf = await domainFacts(domains);
     return rows.map((row) => {
@@ -129,6 +149,7 @@ export function createStoreReports({
       return {
         id: row.id,
         status: row.status,
+        credit: { amount: REPORT_CREDITS, state: reportCreditState(row, sources) },
         reporter: { id: row.userId, email: emails.get(row.userId) ?? '', rejected_reports: reports.rejected, reports },
         domains: domains
           .filter((domain) => domain.reportId === row.id)
@@ -148,9 +169,71 @@ export function createStoreReports({
         created_at: row.createdAt.toISOString(),
         reviewed_at: row.reviewedAt?.toISOString() ?? null,
         reviewed_by: row.reviewedBy === null ? null : { id: row.reviewedBy, email: emails.get(row.reviewedBy) ?? '' },
+        reviewed_automatically: row.status !== 'pending' && row.reviewedBy === null,
         review_note: row.reviewNote,
       };
     });
+  }
+
+  /**
+   * Approves a pending report inside the caller's transaction: the conditional update decides it once, then its credit
+   * is added (ledger `report:<id>`: unique, so once even for a report credited before ADR 037). Null when the report
+   * is not pending.
+   */
+  async function approveIn(tx: DbOrTx, id: number, reviewer: Reviewer, note: string) {
+    const staffId = 'staffId' in reviewer ? reviewer.staffId : null;
+    const decided = await repo.decideReport(tx, id, { status: 'approved', reviewedBy: staffId, note });
+    if (!decided) return null;
+    const granted = await ledger.grant(tx, {
+      userId: decided.userId,
+      kind: 'grant',
+      amount: REPORT_CREDITS,
+      sourceRef: `report:${id}`,
+      note: `Store report #${id} approved`,
+      actorId: staffId,
+    });
+    await audit.record(tx, {
+      actor: staffId === null ? { type: 'system', id: AUTO_APPROVAL_ACTOR } : { type: 'staff', id: staffId },
+      action: 'store_report.approved',
+      object: { type: 'store_report', id },
+      customerUserId: decided.userId,
+      reason: note,
+      data: {
+        ...(granted ? { ledger_id: granted.entry.id, balance: granted.balance, owed: granted.owed } : {}),
+        ...('automatic' in reviewer ? { evidence: reviewer.automatic } : {}),
+      },
+    });
+    return { row: decided, account: granted ?? (await ledger.balanceOf(decided.userId, tx)) };
+  }
+
+  /**
+   * Rejects a pending report: its pending credit is dropped (no ledger row: it never reached the balance). A report
+   * credited on submission (before ADR 037) has its credit clawed back instead. Null when the report is not pending.
+   */
+  async function rejectIn(tx: DbOrTx, id: number, staffId: number, note: string) {
+    const decided = await repo.decideReport(tx, id, { status: 'rejected', reviewedBy: staffId, note });
+    if (!decided) return null;
+    const creditedBefore = (await repo.findReportLedgerSources(tx, [id])).has(`report:${id}`);
+    const clawed = creditedBefore
+      ? await ledger.clawback(tx, {
+          userId: decided.userId,
+          amount: REPORT_CREDITS,
+          sourceRef: `report:${id}:clawback`,
+          note: `Store report #${id} rejected`,
+          actorId: staffId,
+        })
+      : null;
+    await audit.record(tx, {
+      actor: { type: 'staff', id: staffId },
+      action: 'store_report.rejected',
+      object: { type: 'store_report', id },
+      customerUserId: decided.userId,
+      reason: note,
+      data: clawed
+        ? { credit: 'taken_back', ledger_id: clawed.entry.id, balance: clawed.balance, owed: clawed.owed }
+        : { credit: 'dropped' },
+    });
+    return { row: decided, account: clawed ?? (await ledger.balanceOf(decided.userId, tx)) };
   }
 
   async function decide(
@@ -160,35 +243,34 @@ export function createStoreReports({
     note: string,
   ): Promise<{ report: StaffStoreReport; balance: number; owed: number }> {
     const result = await db.transaction(async (tx) => {
-      const decided = await repo.decideReport(tx, id, { status: decision, reviewedBy: staffId, note });
+      const decided =
+        decision === 'approved' ? await approveIn(tx, id, { staffId }, note) : await rejectIn(tx, id, staffId, note);
       if (!decided) {
         if (!(await repo.findReport(tx, id))) throw notFound('Store report not found.', 'report_not_found');
         throw conflict('This report was already reviewed.', 'report_already_reviewed');
       }
-      const clawed =
-        decision === 'rejected'
-          ? await ledger.clawback(tx, {
-              userId: decided.userId,
-              amount: REPORT_CREDITS,
-              sourceRef: `report:${id}:clawback`,
-              note: `Store report #${id} rejected`,
-              actorId: staffId,
-            })
-          : null;
-      await audit.record(tx, {
-        actor: { type: 'staff', id: staffId },
-        action: decision === 'rejected' ? 'store_report.rejected' : 'store_report.approved',
-        object: { type: 'store_report', id },
-        customerUserId: decided.userId,
-        reason: note,
-        data: clawed ? { ledger_id: clawed.entry.id, balance: clawed.balance, owed: clawed.owed } : {},
-      });
-      const account = clawed ?? (await ledger.balanceOf(decided.userId, tx));
-      return { row: decided, balance: account.balance, owed: account.owed };
+      return decided;
     });
     const [report] = await toStaffReports([result.row]);
-    return { report: report!, balance: result.balance, owed: result.owed };
+    return { report: report!, balance: result.account.balance, owed: result.account.owed };
   }
+
+  /**
+   * The portal's own evidence for all five stores (ADR 037), or null: each seen running a token of a key owned by
+   * someone else than the reporter, first seen at least a day before the report, on a store no key of ours covers.
+   */
+  async function automaticApproval(userId: number, domains: string[]) {
+    const evidence = await licenses.reportEvidenceOf(domains, userId);
+    const cutoff = now().getTime() - AUTO_APPROVAL_MIN_EVIDENCE_AGE_MS;
+    const backed = domains.every((domain) => {
+      const seen = evidence.get(domain);
+      return seen !== undefined && Date.parse(seen.first_seen_at) <= cutoff;
+    });
+    return backed ? Object.fromEntries(domains.map((domain) => [domain, evidence.get(domain)!])) : null;
+  }
+
+  const pendingCredits = async (userId: number, tx: DbOrTx = db) =>
+    (await repo.countPendingReportCredits(tx, userId)) * REPORT_CREDITS;
 
   return {
     /** False once the account has had 3 reports rejected. */
@@ -196,48 +278,46 @@ export function createStoreReports({
       return (await repo.countRejectedReports(tx, userId)) < REJECTIONS_BEFORE_RESTRICTION;
     },
 
+    /** The credits the user's pending reports hold back (shown with the balance; never spendable). */
+    pendingCredits,
+
     /**
-     * §7 POST /credits/report-store. All five rows valid: the report and its domains are stored and 1 credit granted,
-     * in one transaction. The unique (user, domain) index decides between the same report sent at once: the losers'
-     * insert fails, and they answer with those rows already reported.
+     * §7 POST /credits/report-store. All five rows valid: the report and its domains are stored in one transaction,
+     * and its credit is pending until staff approve it (ADR 037), unless the portal's own evidence backs all five
+     * stores, which approves it in the same transaction. The unique (user, domain) index decides between the same
+     * report sent at once: the losers' insert fails, and they answer with those rows already reported.
      */
-    async reportStores(
-      userId: number,
-      submitted: string[],
-    ): Promise<{ ok: boolean; validations: ReportValidation[]; balance: number }> {
+    async reportStores(userId: number, submitted: string[]): Promise<ReportOutcome> {
       if ((await repo.countRejectedReports(db, userId)) >= REJECTIONS_BEFORE_RESTRICTION)
         throw forbidden(REPORTING_RESTRICTED, 'reporting_restricted');
       await reportLimit.hit(`report:${userId}`);
       const validations = await validateReport(userId, submitted);
-      if (!validations.every((row) => row.isValid)) {
-        return { ok: false, validations, balance: (await ledger.balanceOf(userId)).balance };
-      }
+      const outcome = async (ok: boolean, rows: ReportValidation[], credit: ReportOutcome['credit']) => {
+        const [account, pending] = await Promise.all([ledger.balanceOf(userId), pendingCredits(userId)]);
+        return { ok, validations: rows, balance: account.balance, pending, credit };
+      };
+      if (!validations.every((row) => row.isValid)) return outcome(false, validations, null);
+      const domains = validations.map((row) => row.domain);
+      const evidence = await automaticApproval(userId, domains);
       try {
-        const granted = await db.transaction(async (tx) => {
+        await db.transaction(async (tx) => {
           const report = await repo.insertReport(tx, userId);
           await repo.insertReportDomains(
             tx,
             report.id,
             userId,
-            submitted.map((text, index) => ({ submitted: text, domain: validations[index]!.domain })),
+            submitted.map((text, index) => ({ submitted: text, domain: domains[index]! })),
           );
-          const credit = await ledger.grant(tx, {
-            userId,
-            kind: 'grant',
-            amount: REPORT_CREDITS,
-            sourceRef: `report:${report.id}`,
-            note: `Store report #${report.id}`,
-          });
           await audit.record(tx, {
             actor: { type: 'user', id: userId },
             action: 'store_report.submitted',
             object: { type: 'store_report', id: report.id },
             customerUserId: userId,
-            data: { domains: validations.map((row) => row.domain), ledger_id: credit?.entry.id ?? null },
+            data: { domains, credit: evidence ? 'available' : 'pending' },
           });
-          return credit;
+          if (evidence) await approveIn(tx, report.id, { automatic: evidence }, AUTO_APPROVAL_NOTE);
         });
-        return { ok: true, validations, balance: granted?.balance ?? (await ledger.balanceOf(userId)).balance };
+        return outcome(true, validations, evidence ? 'available' : 'pending');
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         // The same stores were reported at the same moment by another request of this user, which won.
@@ -245,7 +325,7 @@ export function createStoreReports({
         const rows = again.every((row) => row.isValid)
           ? again.map((row) => ({ ...row, isValid: false, reason: REPORT_ROW_REASONS.alreadyReported }))
           : again;
-        return { ok: false, validations: rows, balance: (await ledger.balanceOf(userId)).balance };
+        return outcome(false, rows, null);
       }
     },
 
@@ -274,4 +354,25 @@ export function createStoreReports({
     approveReport: (staffId: number, id: number, note: string) => decide(staffId, id, 'approved', note),
     rejectReport: (staffId: number, id: number, note: string) => decide(staffId, id, 'rejected', note),
   };
+}
+
+export interface ReportOutcome {
+  ok: boolean;
+  validations: ReportValidation[];
+  balance: number;
+  pending: number;
+  /** What became of the report's credit; null when nothing was stored. */
+  credit: 'pending' | 'available' | null;
+}
+
+/** What became of a report's credit, from its status and the ledger rows that exist for it. */
+export function reportCreditState(
+  row: Pick<repo.StoreReportRow, 'id' | 'status'>,
+  ledgerSources: Set<string>,
+): ReportCreditState {
+  if (ledgerSources.has(`report:${row.id}:clawback`)) return 'taken_back';
+  if (ledgerSources.has(`report:${row.id}`)) return 'added';
+  if (row.status === 'pending') return 'pending';
+  // Approving writes the grant in the same transaction, so an approved report always has it.
+  return row.status === 'rejected' ? 'dropped' : 'added';
 }

@@ -135,6 +135,28 @@ export async function uncoveredTotalsOf(db: DbOrTx, domains: string[]): Promise<
   );
 }
 
+/** The same totals per key (the evidence behind a store report's automatic approval, ADR 037). */
+export async function uncoveredTotalsByKeyOf(
+  db: DbOrTx,
+  domains: string[],
+): Promise<(UncoveredDomainRow & { keyId: number })[]> {
+  if (domains.length === 0) return [];
+  const rows = await db
+    .select({
+      domain: licenseCheckins.domain,
+      keyId: licenseCheckins.keyId,
+      checkins: checkinTotal,
+      firstSeenAt: min(licenseCheckins.firstSeenAt),
+      lastSeenAt: max(licenseCheckins.lastSeenAt),
+    })
+    .from(licenseCheckins)
+    .where(and(not(licenseCheckins.covered), inArray(licenseCheckins.domain, domains)))
+    .groupBy(licenseCheckins.domain, licenseCheckins.keyId);
+  return rows.flatMap((row) =>
+    row.firstSeenAt && row.lastSeenAt ? [{ ...row, firstSeenAt: row.firstSeenAt, lastSeenAt: row.lastSeenAt }] : [],
+  );
+}
+
 /** What was seen on these domains with uncovering tokens: each (domain, key, version, edition). */
 export function uncoveredDetailsOf(db: DbOrTx, domains: string[]) {
   if (domains.length === 0) return Promise.resolve([]);

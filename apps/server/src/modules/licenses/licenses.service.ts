@@ -289,6 +289,36 @@ export function createLicensesService(deps: LicensesServiceDeps) {
       );
     },
 
+    /**
+     * The evidence a store report may be approved on without staff (ADR 037): the same sightings, counting only
+     * check-ins of keys owned by someone other than the reporter (a key of theirs, or one without an owner, could
+     * be the reporter's own token sent from made-up domains). Per domain: the totals and the keys behind them.
+     */
+    async reportEvidenceOf(
+      domains: string[],
+      reporterId: number,
+    ): Promise<Map<string, SightingFacts & { key_ids: number[] }>> {
+      const unique = [...new Set(domains)];
+      const [rows, licensed] = await Promise.all([repo.uncoveredTotalsByKeyOf(db, unique), licensedDomains(unique)]);
+      const states = await keys.findKeyStates([...new Set(rows.map((row) => row.keyId))]);
+      const ownerOf = new Map(states.map((state) => [state.id, state.ownerId]));
+      const evidence = new Map<string, SightingFacts & { key_ids: number[] }>();
+      for (const row of rows) {
+        const ownerId = ownerOf.get(row.keyId) ?? null;
+        if (ownerId === null || ownerId === reporterId || licensed.has(row.domain)) continue;
+        const seen = evidence.get(row.domain);
+        const first = row.firstSeenAt.toISOString();
+        const last = row.lastSeenAt.toISOString();
+        evidence.set(row.domain, {
+          checkins: (seen?.checkins ?? 0) + row.checkins,
+          first_seen_at: seen && seen.first_seen_at < first ? seen.first_seen_at : first,
+          last_seen_at: seen && seen.last_seen_at > last ? seen.last_seen_at : last,
+          key_ids: [...(seen?.key_ids ?? []), row.keyId].sort((a, b) => a - b),
+        });
+      }
+      return evidence;
+    },
+
     /** Writes a drained batch of check-ins (the flusher's `write`). */
     writeCheckins: (batch: Parameters<typeof repo.upsertCheckins>[1]) => repo.upsertCheckins(db, batch),
   };

@@ -11,7 +11,6 @@ import { UpdatesPanel } from '../../features/updates/components/updates-panel';
 import { usePublicConfig } from '../../lib/public-config';
 import { DashboardLayout } from '../dashboard-layout';
 import { UpgradePicker } from '../../features/upgrades/components/upgrade-picker';
-import { CreditsCheckoutHost } from '../../features/upgrades/credits-checkout/credits-checkout-host';
 import { hasPaypalReturn } from '../../features/upgrades/components/paypal-return-params';
 import { KeyCardActions } from '../key-card-actions';
 import { CardUpgradeAction, useUpgradeFilesDialog } from '../theme-upgrade-entry';
@@ -78,7 +77,6 @@ export function MyKeysPage() {
         />
       </DashboardLayout>
       {upgradeFiles.element}
-      <CreditsCheckoutHost enabled={isTeamMember(me.data)} />
     </>
   );
 }

@@ -15,10 +15,19 @@ export const CREDITS_TEXT = {
   productsFailed: 'Failed to load',
   tryAgain: 'Try Again',
   noProducts: 'No Licenses Available',
-  /** §9: what counts, and that staff review it. */
+  /** §9: what counts, and that staff review it (ADR 037: the credit waits for that review). */
   reportRules:
-    'Report 5 stores running an unlicensed copy of the theme. Staff review every report; false reports may lead to account restrictions.',
+    'Report 5 stores running an unlicensed copy of the theme. Staff review every report; its credit can be spent once they approve it. False reports may lead to account restrictions.',
+  /** After 'Credit added! All 5 stores were valid.' when the credit waits for staff (ADR 037). */
+  reportPending: 'Your credit is pending review: you can spend it once our team approves the report.',
+  creditHistory: 'Credit History',
+  historyDescription: 'Every change to your credits, newest first, with the note our team left.',
+  historyEmpty: 'No credit history yet.',
+  historyFailed: 'Failed to load your credit history',
 } as const;
 
 /** "N credit(s)". */
 export const creditsLabel = (count: number) => `${count} ${count === 1 ? 'credit' : 'credits'}`;
+
+/** "1 credit pending review" / "2 credits pending review" (ADR 037). */
+export const pendingReviewLabel = (count: number) => `${creditsLabel(count)} pending review`;

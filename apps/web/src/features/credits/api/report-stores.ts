@@ -6,14 +6,17 @@ import { queryKeys } from '../../../lib/query-keys';
 
 export const reportStores = (storeDomains: string[]) => callApi(reportStoresContract, { body: { storeDomains } });
 
-/** POST /credits/report-store: five domains; one credit when all five qualify (the answer carries the new balance). */
+/**
+ * POST /credits/report-store: five domains; one credit when all five qualify, pending until staff approve the report
+ * (ADR 037). The answer carries the new balance and pending credits.
+ */
 export function useReportStores() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: reportStores,
     onSuccess: (result) => {
       queryClient.setQueryData<CreditsBalance>(queryKeys.creditsBalance, (current) =>
-        current ? { ...current, balance: result.balance } : current,
+        current ? { ...current, balance: result.balance, pending: result.pending } : current,
       );
     },
   });

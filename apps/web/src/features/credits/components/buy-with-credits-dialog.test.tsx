@@ -23,10 +23,10 @@ const products =
   () =>
     json(200, { redeem_products: list, error: null });
 
-function renderDialog(handlers: Parameters<typeof fakeApi>[0]) {
+function renderDialog(handlers: Parameters<typeof fakeApi>[0], { canBuyCredits = true } = {}) {
   const api = fakeApi({ 'GET /credits/balance': () => json(200, BALANCE), ...handlers });
   const onClose = vi.fn();
-  const rendered = renderWithClient(<BuyWithCreditsDialog onClose={onClose} />);
+  const rendered = renderWithClient(<BuyWithCreditsDialog onClose={onClose} canBuyCredits={canBuyCredits} />);
   return { ...rendered, api, onClose, dialog: () => screen.getByRole('dialog', { name: 'Buy License with Credits' }) };
 }
 
@@ -154,6 +154,33 @@ describe('§2 dialog 9 Buy License with Credits', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Redeem failed$/);
   });
 
+  it("insufficient credits for someone who cannot buy credits: the server's reason, no checkout promised, Earn 1 Free Credit", async () => {
+    const reason =
+      'Insufficient credits: this license costs 2 credits and you have 0. 1 credit is pending review: it can be spent once our team approves your store report.';
+    const { onClose, dialog } = renderDialog(
+      {
+        'GET /credits/redeem-products': products(),
+        'POST /credits/redeem': () => json(402, { error: reason, code: 'insufficient_credits' }),
+      },
+      { canBuyCredits: false },
+    );
+    window.openCreditsDialog = vi.fn();
+    const buy = await screen.findByRole('button', { name: 'Buy REGULAR License for 2 credits' });
+    vi.useFakeTimers();
+    fireEvent.click(buy);
+    await settle(() => screen.queryByText(reason) !== null);
+    expect(screen.getByRole('status')).toHaveTextContent(reason);
+    // Past the 150 ms a checkout would have taken: nothing opens, nothing promises one.
+    act(() => vi.advanceTimersByTime(1_000));
+    expect(screen.getByText(reason)).toBeInTheDocument();
+    expect(screen.queryByText('Not enough credits. Opening credits checkout...')).not.toBeInTheDocument();
+    expect(screen.queryByText('Please open the menu to buy credits.')).not.toBeInTheDocument();
+    expect(window.openCreditsDialog).not.toHaveBeenCalled();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(within(dialog()).getByRole('button', { name: 'Earn 1 Free Credit' })).toBeEnabled();
+    expect(buy).toBeEnabled();
+  });
+
   it('insufficient credits with a credits checkout: says so, then 150 ms later closes and opens the checkout', async () => {
     const openCredits = vi.fn();
     window.openCreditsDialog = openCredits;
@@ -166,7 +193,7 @@ describe('§2 dialog 9 Buy License with Credits', () => {
     expect(screen.queryByText('Please open the menu to buy credits.')).not.toBeInTheDocument();
   });
 
-  it("insufficient credits without a credits checkout: 'Please open the menu to buy credits.' and the dialog stays", async () => {
+  it("insufficient credits, the checkout not reachable from here: 'Please open the menu to buy credits.' and the dialog stays", async () => {
     const { onClose } = await buyWithTooFewCredits();
     act(() => vi.advanceTimersByTime(150));
     expect(screen.getByText('Please open the menu to buy credits.')).toBeInTheDocument();

@@ -17,12 +17,20 @@ import { CreditsBalance } from './credits-balance';
 /** §8 Redeem: the server's words for a failed redeem that mean "not enough credits". */
 const isInsufficient = (message: string) => /insufficient/i.test(message);
 
+interface BuyWithCreditsDialogProps {
+  onClose: () => void;
+  /** The person can buy credit packs (a team member, §6): too few credits leads to the credits checkout. */
+  canBuyCredits: boolean;
+}
+
 /**
  * §2 dialog 9 "Buy License with Credits": the license products (§5 filter and order), each bought with one click.
- * Too few credits opens the credits checkout after 150 ms where there is one (team members), and says to use the menu
- * where there is not.
+ * Too few credits, for someone who can buy credit packs: 'Not enough credits. Opening credits checkout...', and 150 ms
+ * later the checkout opens (or, when it cannot be opened from here, 'Please open the menu to buy credits.': their menu
+ * has Buy Credits). For anyone else the server's reason (the shortfall, credits pending review), with Earn 1 Free
+ * Credit below: never a promise of a checkout they do not have.
  */
-export default function BuyWithCreditsDialog({ onClose }: { onClose: () => void }) {
+export default function BuyWithCreditsDialog({ onClose, canBuyCredits }: BuyWithCreditsDialogProps) {
   const products = useRedeemProducts();
   const redeem = useRedeemCredits();
   const [buying, setBuying] = useState<number | null>(null);
@@ -50,8 +58,8 @@ export default function BuyWithCreditsDialog({ onClose }: { onClose: () => void 
       onError: (error) => {
         setBuying(null);
         const message = serverMessage(error) ?? CREDITS_TEXT.redeemFailed;
-        if (!isInsufficient(message)) {
-          setFailure({ message, tone: 'error' });
+        if (!isInsufficient(message) || !canBuyCredits) {
+          setFailure({ message, tone: isInsufficient(message) ? 'info' : 'error' });
           return;
         }
         setFailure({ message: CREDITS_TEXT.insufficient, tone: 'info' });

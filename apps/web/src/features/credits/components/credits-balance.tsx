@@ -1,11 +1,12 @@
 import { Coins } from 'lucide-react';
 import { cn } from '../../../lib/cn';
 import { useCreditsBalance } from '../api/get-credits-balance';
-import { creditsLabel } from '../messages';
+import { creditsLabel, pendingReviewLabel } from '../messages';
 
 /**
- * The caller's balance ("Credits: N"), and while a clawback left credits owed, "You owe N credits" (redeeming waits
- * until it is repaid). Shown in the user menu and in both credits dialogs.
+ * The caller's balance ("Credits: N"), the credits store reports hold back until staff approve them ("1 credit pending
+ * review", ADR 037), and while a clawback left credits owed, "You owe N credits" (redeeming waits until it is repaid).
+ * Shown in the user menu, both credits dialogs and the credit history.
  */
 export function CreditsBalance({ className }: { className?: string }) {
   const balance = useCreditsBalance();
@@ -19,6 +20,11 @@ export function CreditsBalance({ className }: { className?: string }) {
             {balance.data ? balance.data.balance : balance.isError ? 'unavailable' : '…'}
           </span>
         </p>
+        {balance.data && balance.data.pending > 0 ? (
+          <p className="text-amber-800" data-testid="credits-pending">
+            {pendingReviewLabel(balance.data.pending)}
+          </p>
+        ) : null}
         {balance.data && balance.data.owed > 0 ? (
           <p className="text-red-700">You owe {creditsLabel(balance.data.owed)}</p>
         ) : null}

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, json } from '../../../test/fake-api';
 import { CREDIT_EVENTS, emitCreditEvent } from '../../../lib/credit-events';
 import { queryKeys } from '../../../lib/query-keys';
-import { openRedeemDialog } from '../open-redeem-dialog';
+import { openHistoryDialog, openRedeemDialog } from '../open-credits-dialog';
 import { BALANCE, REGULAR_PRODUCT, renderWithClient } from '../test/render';
 import { CreditsDialogsHost } from './credits-dialogs-host';
 
@@ -19,8 +19,9 @@ function renderHost() {
   fakeApi({
     'GET /credits/balance': () => json(200, BALANCE),
     'GET /credits/redeem-products': () => json(200, { redeem_products: [REGULAR_PRODUCT], error: null }),
+    'GET /credits/history': () => json(200, { entries: [] }),
   });
-  const rendered = renderWithClient(<CreditsDialogsHost />);
+  const rendered = renderWithClient(<CreditsDialogsHost canBuyCredits={false} />);
   const refreshed = (key: readonly unknown[]) =>
     rendered.invalidate.mock.calls.filter(([filters]) => JSON.stringify(filters?.queryKey) === JSON.stringify(key))
       .length;
@@ -42,6 +43,13 @@ describe('the credits dialogs’ host (§4 credit events, §9 timings)', () => {
       await screen.findByRole('dialog', { name: 'Buy License with Credits' }, { timeout: 5_000 }),
     ).toBeInTheDocument();
     expect(await screen.findByTestId('redeem-product')).toHaveTextContent('REGULAR License');
+  });
+
+  it('the menu’s Credit History opens the history', async () => {
+    renderHost();
+    act(() => openHistoryDialog());
+    expect(await screen.findByRole('dialog', { name: 'Credit History' }, { timeout: 5_000 })).toBeInTheDocument();
+    expect(await screen.findByText('No credit history yet.')).toBeInTheDocument();
   });
 
   const redeemEvents = {
@@ -78,6 +86,8 @@ describe('the credits dialogs’ host (§4 credit events, §9 timings)', () => {
         json(200, {
           ok: true,
           balance: 4,
+          pending: 0,
+          credit: 'available',
           validations: ['a.com', 'b.com', 'c.com', 'd.com', 'e.com'].map((domain) => ({
             domain,
             isValid: true,

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DropdownMenu, DropdownMenuContent } from '../../../components/ui/dropdown-menu';
 import { fakeApi, json } from '../../../test/fake-api';
 import { CREDIT_EVENTS, onCreditEvent } from '../../../lib/credit-events';
-import { onOpenRedeemDialog } from '../open-redeem-dialog';
+import { onOpenCreditsFeatureDialog } from '../open-credits-dialog';
 import { BALANCE, renderWithClient } from '../test/render';
 import CreditsMenuItems from './credits-menu-items';
 
@@ -25,30 +25,43 @@ function renderMenu(isTeamMember: boolean, balance = BALANCE) {
 }
 
 describe('the user menu’s credits section', () => {
-  it("shows 'Credits: N', and the two credits dialogs for a customer (no Buy Credits)", async () => {
+  it("shows 'Credits: N', the two credits dialogs and the history for a customer (no Buy Credits)", async () => {
     renderMenu(false);
     expect(await screen.findByText('3')).toBeInTheDocument();
     expect(screen.getByTestId('credits-balance')).toHaveTextContent(/^Credits: 3$/);
     expect(screen.getByRole('menuitem', { name: 'Buy License with Credits' })).toBeInTheDocument();
     expect(screen.getByRole('menuitem', { name: 'Earn 1 Free Credit' })).toBeInTheDocument();
+    expect(screen.getByRole('menuitem', { name: 'Credit History' })).toBeInTheDocument();
     expect(screen.queryByRole('menuitem', { name: 'Buy Credits' })).not.toBeInTheDocument();
   });
 
+  it.each([
+    [1, '1 credit pending review'],
+    [2, '2 credits pending review'],
+  ])('shows %i pending report credit(s) under the balance', async (pending, text) => {
+    renderMenu(false, { balance: 0, owed: 0, pending, can_report: true });
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    expect(screen.getByTestId('credits-balance')).toHaveTextContent(`Credits: 0${text}`);
+  });
+
   it("says 'You owe N credits' while a clawback is owed", async () => {
-    renderMenu(false, { balance: 0, owed: 2, can_report: true });
+    renderMenu(false, { balance: 0, owed: 2, pending: 0, can_report: true });
     expect(await screen.findByText('You owe 2 credits')).toBeInTheDocument();
     expect(screen.getByTestId('credits-balance')).toHaveTextContent('Credits: 0');
   });
 
-  it('opens dialog 9 and dialog 10', async () => {
+  it('opens dialog 9, dialog 10 and the history', async () => {
     const { user } = renderMenu(false);
-    const redeem = vi.fn();
+    const feature = vi.fn();
     const report = vi.fn();
-    const stops = [onOpenRedeemDialog(redeem), onCreditEvent(CREDIT_EVENTS.openReportDialog, report)];
+    const stops = [onOpenCreditsFeatureDialog(feature), onCreditEvent(CREDIT_EVENTS.openReportDialog, report)];
     await user.click(screen.getByRole('menuitem', { name: 'Buy License with Credits' }));
-    expect(redeem).toHaveBeenCalledTimes(1);
+    expect(feature).toHaveBeenLastCalledWith('redeem');
     act(() => screen.getByRole('menuitem', { name: 'Earn 1 Free Credit' }).click());
     expect(report).toHaveBeenCalledTimes(1);
+    act(() => screen.getByRole('menuitem', { name: 'Credit History' }).click());
+    expect(feature).toHaveBeenLastCalledWith('history');
+    expect(feature).toHaveBeenCalledTimes(2);
     stops.forEach((stop) => stop());
   });
 

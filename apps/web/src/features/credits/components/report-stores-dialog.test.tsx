@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReportValidation } from '@keyport/shared/contracts/credits';
 import { fakeApi, json } from '../../../test/fake-api';
 import { CREDIT_EVENTS, onCreditEvent } from '../../../lib/credit-events';
+import { queryKeys } from '../../../lib/query-keys';
 import { BALANCE, renderWithClient } from '../test/render';
 import ReportStoresDialog from './report-stores-dialog';
 
@@ -38,7 +39,7 @@ describe('§2 dialog 10 Earn 1 Free Credit', () => {
     const { row, submit, user, fillAll } = renderDialog();
     const dialog = screen.getByRole('dialog', { name: 'Earn 1 Free Credit' });
     expect(dialog).toHaveAccessibleDescription(
-      'Report 5 stores running an unlicensed copy of the theme. Staff review every report; false reports may lead to account restrictions.',
+      'Report 5 stores running an unlicensed copy of the theme. Staff review every report; its credit can be spent once they approve it. False reports may lead to account restrictions.',
     );
     for (const n of [1, 2, 3, 4, 5]) expect(row(n)).toHaveValue('');
     expect(submit()).toBeDisabled();
@@ -96,6 +97,8 @@ describe('§2 dialog 10 Earn 1 Free Credit', () => {
         json(200, {
           ok: false,
           balance: 3,
+          pending: 0,
+          credit: null,
           validations: [
             valid('pirate-one.com'),
             { domain: 'pirate-two.com', isValid: false, reason: 'This store holds a license of ours.' },
@@ -124,19 +127,35 @@ describe('§2 dialog 10 Earn 1 Free Credit', () => {
     expect(row(1)).toHaveAccessibleDescription('Valid'); // the other rows keep theirs
   });
 
-  it('all five qualified: toast, balance announced, the dashboard refresh asked for, closed', async () => {
-    const { submit, user, fillAll, onClose, onReported } = renderDialog({
-      'POST /credits/report-store': () => json(200, { ok: true, balance: 4, validations: STORES.map(valid) }),
+  it('all five qualified: toast saying the credit is pending review, balance announced, refresh asked for, closed', async () => {
+    const { submit, user, fillAll, onClose, onReported, client } = renderDialog({
+      'POST /credits/report-store': () =>
+        json(200, { ok: true, balance: 3, pending: 1, credit: 'pending', validations: STORES.map(valid) }),
     });
     const balanceChanged = vi.fn();
     const stop = onCreditEvent(CREDIT_EVENTS.creditsBalanceChanged, balanceChanged);
+    await screen.findByText('3');
     await fillAll();
     await user.click(submit());
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(toast.success).toHaveBeenCalledWith('Credit added! All 5 stores were valid.');
-    expect(balanceChanged).toHaveBeenCalledWith({ balance: 4 });
+    expect(toast.success).toHaveBeenCalledWith('Credit added! All 5 stores were valid.', {
+      description: 'Your credit is pending review: you can spend it once our team approves the report.',
+    });
+    expect(balanceChanged).toHaveBeenCalledWith({ balance: 3 });
+    expect(client.getQueryData(queryKeys.creditsBalance)).toMatchObject({ balance: 3, pending: 1 });
     expect(onReported).toHaveBeenCalledTimes(1);
     stop();
+  });
+
+  it('all five qualified and approved on the evidence at once: the spec toast alone', async () => {
+    const { submit, user, fillAll, onClose } = renderDialog({
+      'POST /credits/report-store': () =>
+        json(200, { ok: true, balance: 4, pending: 0, credit: 'available', validations: STORES.map(valid) }),
+    });
+    await fillAll();
+    await user.click(submit());
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(toast.success).toHaveBeenCalledWith('Credit added! All 5 stores were valid.', undefined);
   });
 
   it.each([

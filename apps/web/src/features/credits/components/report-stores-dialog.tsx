@@ -32,13 +32,13 @@ function failureMessage(error: unknown): string {
 
 interface ReportStoresDialogProps {
   onClose: () => void;
-  /** A report was accepted and its credit granted (the dashboard refreshes 200 ms later, §9). */
+  /** A report was accepted and earned its credit, pending or available (the dashboard refreshes 200 ms later, §9). */
   onReported: () => void;
 }
 
 /**
  * §2 dialog 10 "Earn 1 Free Credit": five store domains; pasted text fills the rows (§5); the server judges each row
- * and grants 1 credit when all five qualify (§4 report dialog).
+ * and grants 1 credit when all five qualify (§4 report dialog), pending until staff approve the report (ADR 037).
  */
 export default function ReportStoresDialog({ onClose, onReported }: ReportStoresDialogProps) {
   const [rows, setRows] = useState<Row[]>(emptyRows);
@@ -83,7 +83,11 @@ export default function ReportStoresDialog({ onClose, onReported }: ReportStores
             setOutcome({ message: REPORT_MESSAGES.notQualified, tone: 'error' });
             return;
           }
-          toast.success(REPORT_MESSAGES.credited);
+          // ADR 037: the spec's text, and when the credit waits for staff, that it does.
+          toast.success(
+            REPORT_MESSAGES.credited,
+            result.credit === 'pending' ? { description: CREDITS_TEXT.reportPending } : undefined,
+          );
           emitCreditEvent(CREDIT_EVENTS.creditsBalanceChanged, { balance: result.balance });
           onReported();
           setRows(emptyRows());

@@ -13,7 +13,7 @@ export function renderWithClient(ui: ReactNode) {
   return { ...result, client, invalidate, user: userEvent.setup() };
 }
 
-export const BALANCE: CreditsBalance = { balance: 3, owed: 0, can_report: true };
+export const BALANCE: CreditsBalance = { balance: 3, owed: 0, pending: 0, can_report: true };
 
 export const REGULAR_PRODUCT: RedeemProduct = {
   id: 1,

@@ -9,6 +9,7 @@ const known = { licensed_keys: 0, reporter_holds_key: false, other_reports: 0, s
 const REPORT: StaffStoreReport = {
   id: 7,
   status: 'pending',
+  credit: { amount: 1, state: 'pending' },
   reporter: { id: 3, email: 'ann@example.com', rejected_reports: 1, reports: { pending: 1, approved: 2, rejected: 1 } },
   domains: [
     {
@@ -27,6 +28,7 @@ const REPORT: StaffStoreReport = {
   created_at: '2026-11-20T09:00:00.000Z',
   reviewed_at: null,
   reviewed_by: null,
+  reviewed_automatically: false,
   review_note: null,
 };
 
@@ -48,8 +50,12 @@ describe('the store reports page', () => {
     await waitFor(() => expect(api.calls.at(-1)).toMatchObject({ path: '/staff/reports' }));
     expect((screen.getByRole('combobox', { name: 'Status' }) as HTMLSelectElement).value).toBe('pending');
 
+    expect(within(table).getByTestId('report-credit')).toHaveTextContent('1 credit pending review');
     await user.click(within(table).getByRole('button', { name: 'Approve report #7' }));
     const dialog = screen.getByRole('dialog', { name: 'Approve report #7?' });
+    expect(dialog.textContent).toContain(
+      'The credit this report holds for ann@example.com is added to their balance at once and can be spent.',
+    );
     await user.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Five real copies');
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(api.callsTo('POST', '/staff/reports/7/approve')).toHaveLength(1));
@@ -95,7 +101,44 @@ describe('the store reports page', () => {
     expect(within(table).queryByText(/Seen running/)).toBeNull();
   });
 
-  it('rejecting says the credit is taken back and sends the note', async () => {
+  it('a decided report says what became of its credit and who decided, the portal included', async () => {
+    const decided: StaffStoreReport[] = [
+      {
+        ...REPORT,
+        id: 8,
+        status: 'approved',
+        credit: { amount: 1, state: 'added' },
+        reviewed_at: '2026-11-21T09:00:00.000Z',
+        reviewed_automatically: true,
+        review_note: 'Approved automatically: the theme’s license check saw all five stores.',
+      },
+      {
+        ...REPORT,
+        id: 9,
+        status: 'rejected',
+        credit: { amount: 1, state: 'dropped' },
+        reviewed_at: '2026-11-21T09:00:00.000Z',
+        reviewed_by: { id: 1, email: 'staff@example.com' },
+        review_note: 'Licensed stores',
+      },
+    ];
+    fakeApi({ 'GET /staff/reports': () => json(200, { reports: decided, next_cursor: null }) });
+    renderPage('/staff/reports');
+    const table = await screen.findByRole('table', { name: 'Store reports' });
+    const credits = await within(table).findAllByTestId('report-credit');
+    expect(credits.map((cell) => cell.textContent)).toEqual([
+      '1 credit added to the balance',
+      '1 credit dropped (never spendable)',
+    ]);
+    expect(
+      within(table).getByText(
+        'Automatically, on the license check’s evidence: “Approved automatically: the theme’s license check saw all five stores.”',
+      ),
+    ).toBeTruthy();
+    expect(within(table).getByText('By staff@example.com: “Licensed stores”')).toBeTruthy();
+  });
+
+  it('rejecting says the pending credit is dropped and sends the note', async () => {
     const api = fakeApi({
       'GET /staff/reports': () => json(200, { reports: [REPORT], next_cursor: null }),
       'POST /staff/reports/7/reject': () =>
@@ -104,7 +147,9 @@ describe('the store reports page', () => {
     const user = renderPage('/staff/reports');
     await user.click(await screen.findByRole('button', { name: 'Reject report #7' }));
     const dialog = screen.getByRole('dialog', { name: 'Reject report #7?' });
-    expect(dialog.textContent).toContain('The credit this report earned is taken back from ann@example.com');
+    expect(dialog.textContent).toContain(
+      'The credit this report holds for ann@example.com is dropped; it was never spendable.',
+    );
     await user.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Stores hold licenses');
     await user.click(within(dialog).getByRole('button', { name: 'Reject' }));
     await waitFor(() =>

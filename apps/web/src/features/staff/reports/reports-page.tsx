@@ -18,6 +18,28 @@ const STATUS_STYLE: Record<Status, string> = {
   rejected: 'bg-red-100 text-red-800',
 };
 
+/** ADR 037: what became of the report's credit, in words. */
+export function reportCreditText(credit: StaffStoreReport['credit']): string {
+  const credits = `${credit.amount} credit${credit.amount === 1 ? '' : 's'}`;
+  switch (credit.state) {
+    case 'pending':
+      return `${credits} pending review`;
+    case 'added':
+      return `${credits} added to the balance`;
+    case 'dropped':
+      return `${credits} dropped (never spendable)`;
+    case 'taken_back':
+      return `${credits} taken back`;
+  }
+}
+
+const CREDIT_STYLE: Record<StaffStoreReport['credit']['state'], string> = {
+  pending: 'text-amber-800',
+  added: 'text-emerald-700',
+  dropped: 'text-slate-600',
+  taken_back: 'text-red-700',
+};
+
 const columns: Column<StaffStoreReport>[] = [
   {
     key: 'report',
@@ -27,6 +49,9 @@ const columns: Column<StaffStoreReport>[] = [
         <p className="font-medium text-slate-900">#{report.id}</p>
         <p className="text-slate-600">{report.created_at.slice(0, 10)}</p>
         <Badge className={STATUS_STYLE[report.status]}>{report.status}</Badge>
+        <p className={`font-medium ${CREDIT_STYLE[report.credit.state]}`} data-testid="report-credit">
+          {reportCreditText(report.credit)}
+        </p>
       </div>
     ),
   },
@@ -56,7 +81,7 @@ export function ReportsPage() {
     <div className="space-y-6">
       <StaffPageHeader
         title="Store reports"
-        description="Reports of stores running unlicensed copies. Each earned its reporter 1 credit; rejecting one takes it back."
+        description="Reports of stores running unlicensed copies. Each holds 1 credit for its reporter, pending until you decide: approving adds it to their balance at once, rejecting drops it. Reports whose five stores the license check saw running an unlicensed copy are approved automatically."
       />
       <TableFilters
         params={params}
