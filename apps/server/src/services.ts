@@ -245,7 +245,14 @@ export function createServices(
     auth,
     redeemLimits: { byUser: limits.tokenRedeemByUser, byIp: limits.tokenRedeemByIp },
   });
-  const billing = createBillingService({ db, vies, verifyLimit: limits.vatChecks });
+  const billing = createBillingService({
+    db,
+    vies,
+    verifyLimit: limits.vatChecks,
+    audit,
+    users: auth,
+    sellerCountry: config.sellerCountry,
+  });
   const credits = createCreditsService({
     db,
     keys,

@@ -7,7 +7,7 @@ import { creditsLabel } from '@keyport/shared/domain/credit-packs';
 import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import { findUpgradePath, upgradePathLabel, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
-import { calculateVat } from '@keyport/shared/domain/vat';
+import type { VatCalculation } from '@keyport/shared/domain/vat';
 import type { Db, DbOrTx } from '../../db/client';
 import type { BillingSnapshot } from '../../db/schema';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors';
@@ -46,7 +46,7 @@ export interface PaymentsServiceDeps {
   creditPacks: Pick<CreditPacksService, 'packForCheckout'>;
   /** A paid pack adds its credits to the ledger; a refund takes them back (in the payment's transaction). */
   credits: Pick<CreditsService, 'grant' | 'clawback'>;
-  billing: Pick<BillingService, 'verifiedVatIdFor' | 'isCountry'>;
+  billing: Pick<BillingService, 'verifiedVatIdFor' | 'isCountry' | 'vatRates'>;
   outbox: Outbox;
   /** Invoices, credit notes and the audit entries of completions, refunds and disputes (same transactions). */
   invoices: Pick<InvoicesService, 'orderCompleted' | 'orderRefunded' | 'orderDisputed'>;
@@ -167,7 +167,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     const verified = snapshot.is_business
       ? await billing.verifiedVatIdFor(input.vat_id, snapshot.address.country)
       : null;
-    const vat = calculateVat({
+    // The rate in force today, which the order keeps (ADR 036).
+    const vat = await billing.vatRates.vatFor({
       amountCents,
       country: snapshot.address.country,
       isBusiness: snapshot.is_business,
@@ -522,7 +523,7 @@ export type Quote = (
   priceId: string;
   snapshot: BillingSnapshot;
   verified: VerifiedVatId | null;
-  vat: ReturnType<typeof calculateVat>;
+  vat: VatCalculation;
 };
 
 export interface StartedPayment {
