@@ -71,7 +71,9 @@ export const staffAddVatRate = defineContract({
   status: 201,
   body: z.object({
     country: z.string().check(z.trim(), z.regex(/^[A-Za-z]{2}$/, VAT_RATE_MESSAGES.country)),
-    rate_bp: z.int(VAT_RATE_MESSAGES.rate).check(z.minimum(0, VAT_RATE_MESSAGES.rate), z.maximum(10_000, VAT_RATE_MESSAGES.rate)),
+    rate_bp: z
+      .int(VAT_RATE_MESSAGES.rate)
+      .check(z.minimum(0, VAT_RATE_MESSAGES.rate), z.maximum(10_000, VAT_RATE_MESSAGES.rate)),
     valid_from: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, VAT_RATE_MESSAGES.date)),
     reason: StaffReasonSchema,
   }),

@@ -50,9 +50,10 @@ export function createVatRates(deps: VatRatesDeps) {
   async function sourcedTable(country?: string): Promise<SourcedEntry[]> {
     const rows = await repo.listRates(db, country);
     return [
-      ...DEFAULT_VAT_RATE_TABLE.filter((entry) => country === undefined || entry.country === country).map(
-        (entry) => ({ ...entry, row: null }),
-      ),
+      ...DEFAULT_VAT_RATE_TABLE.filter((entry) => country === undefined || entry.country === country).map((entry) => ({
+        ...entry,
+        row: null,
+      })),
       ...rows.map((row) => ({ country: row.country, rateBp: row.rateBp, from: row.validFrom, row })),
     ];
   }
