@@ -231,12 +231,15 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     await app.services.analytics.stop();
     // The check-ins counted since the last flush reach the database before it closes.
     await app.services.checkinFlusher.stop();
+    await app.services.invoices.stopCompletingEurLines();
   });
   app.addHook('onReady', async () => {
     await app.services.ensureCatalogue();
     void app.services.outbox.flush();
     app.services.analytics.start();
     app.services.checkinFlusher.start();
+    // Invoices issued while the ECB did not answer get their VAT in EUR (ADR 036).
+    app.services.invoices.startCompletingEurLines();
   });
   return app;
 }

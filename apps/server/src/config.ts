@@ -85,6 +85,20 @@ const EnvSchema = z.object({
   SELLER_ADDRESS: z.string().trim().max(400).optional(),
   /** The seller's contact email on invoices. */
   SELLER_EMAIL: z.email().optional(),
+  /**
+   * The seller's own country (ISO 3166-1 alpha-2), printed by name on invoices; a business there is never reverse
+   * charged (a domestic supply). Unset: the country of SELLER_VAT_ID's prefix (EL → GR), if any.
+   */
+  SELLER_COUNTRY: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO country code, e.g. IE')
+    .optional(),
+  /** Exchange rates for the EUR amounts of EU invoices: `ecb` reads the ECB's daily reference rates; `sandbox`: fixed rates. */
+  EXCHANGE_RATES_ADAPTER: z.enum(['sandbox', 'ecb']).default('sandbox'),
+  /** Where the ECB publishes the euro reference rates (eurofxref-daily.xml and eurofxref-hist-90d.xml under it). */
+  ECB_RATES_URL: z.url().default('https://www.ecb.europa.eu/stats/eurofxref'),
+  ECB_TIMEOUT_MS: z.coerce.number().int().min(200).max(60_000).default(5000),
   SHOP_URL: z.url().default('https://example.com/shop'),
   PRODUCT_URL: z.url().default('https://example.com/products/theme'),
   APP_STORE_URL: z.url().default('https://apps.shopify.com/'),
@@ -202,6 +216,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       .map((part) => part.trim())
       .filter((part) => part !== ''),
     sellerEmail: e.SELLER_EMAIL ?? null,
+    sellerCountry: sellerCountryOf(e),
+    exchangeRates:
+      e.EXCHANGE_RATES_ADAPTER === 'ecb'
+        ? ({ kind: 'ecb', baseUrl: e.ECB_RATES_URL, timeoutMs: e.ECB_TIMEOUT_MS } as const)
+        : ({ kind: 'sandbox' } as const),
     links: {
       shopUrl: e.SHOP_URL,
       productUrl: e.PRODUCT_URL,
@@ -210,6 +229,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       setupGuideVideoUrl: e.SETUP_GUIDE_VIDEO_URL || null,
     },
   };
+}
+
+/** SELLER_COUNTRY, else the country of the seller's VAT ID prefix (Greece's EL is GR; an OSS 'EU…' number is none). */
+function sellerCountryOf(e: z.infer<typeof EnvSchema>): string | null {
+  if (e.SELLER_COUNTRY) return e.SELLER_COUNTRY.toUpperCase();
+  const prefix = e.SELLER_VAT_ID?.slice(0, 2).toUpperCase();
+  if (!prefix || prefix === 'EU') return null;
+  return prefix === 'EL' ? 'GR' : prefix;
 }
 
 /** Where release zips live: an S3-compatible bucket when S3_BUCKET is set, else DATA_DIR/releases. */

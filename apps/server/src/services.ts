@@ -33,6 +33,8 @@ import type { SandboxWalletProvider } from './integrations/wallet/sandbox-adapte
 import { createWalletService } from './modules/payments/wallet.service';
 import { createStaffOrdersService } from './modules/payments/staff-orders.service';
 import { createVatChecker } from './integrations/vies/create-vat-checker';
+import { createExchangeRates } from './integrations/exchange-rates/create-exchange-rates';
+import type { ExchangeRates } from './integrations/exchange-rates/port';
 import type { VatNumberChecker } from './integrations/vies/port';
 import { createDownloadLinks } from './modules/releases/download-link';
 import { loadDownloadLinkSecret } from './modules/releases/download-link-secret';
@@ -65,6 +67,8 @@ export interface Adapters {
   payments?: StripePaymentProvider | SandboxPaymentProvider;
   wallet?: PaypalWalletProvider | SandboxWalletProvider;
   vies?: VatNumberChecker;
+  /** The euro reference rates (tests give the ECB adapter a clock of their own). */
+  exchangeRates?: ExchangeRates;
   analytics?: AnalyticsPort;
   /** The analytics outbox's clock and retry timings (tests simulate a provider outage of minutes). */
   analyticsDelivery?: { now?: () => Date; settings?: Partial<DeliverySettings> };
@@ -245,7 +249,14 @@ export function createServices(
     auth,
     redeemLimits: { byUser: limits.tokenRedeemByUser, byIp: limits.tokenRedeemByIp },
   });
-  const billing = createBillingService({ db, vies, verifyLimit: limits.vatChecks });
+  const billing = createBillingService({
+    db,
+    vies,
+    verifyLimit: limits.vatChecks,
+    audit,
+    users: auth,
+    sellerCountry: config.sellerCountry,
+  });
   const credits = createCreditsService({
     db,
     keys,
@@ -265,9 +276,13 @@ export function createServices(
       address: config.sellerAddress,
       vatId: config.sellerVatId,
       email: config.sellerEmail,
+      country: config.sellerCountry,
     },
     // Called per request, after `payments` exists below.
     orderStatuses: (orderIds) => payments.orderStatuses(orderIds),
+    // EU invoices show their VAT in EUR at the ECB reference rate (issue 19, ADR 036).
+    exchangeRates: adapters.exchangeRates ?? createExchangeRates(config),
+    log,
   });
   const payments = createPaymentsService({
     db,

@@ -11,6 +11,7 @@ import {
   createSandboxPaymentProvider,
   type SandboxPaymentProvider,
 } from '../src/integrations/payments/sandbox-adapter';
+import { createSandboxExchangeRates } from '../src/integrations/exchange-rates/sandbox-adapter';
 import { REVERSE_CHARGE_NOTE } from '../src/modules/invoices/invoice-pdf';
 import { createInvoicesService } from '../src/modules/invoices/invoices.service';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
@@ -285,6 +286,8 @@ describe('a series per calendar year', () => {
         seller: { name: 'Keyport Themes Ltd', address: [], vatId: null, email: null },
         audit: t.app.services.audit,
         orderStatuses: async () => new Map(),
+        exchangeRates: createSandboxExchangeRates(),
+        log: { info: () => {}, warn: () => {}, error: () => {} },
         now: () => new Date(iso),
       });
     const issue = (iso: string, orderId: number) =>

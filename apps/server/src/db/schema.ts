@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  date,
   type AnyPgColumn,
   doublePrecision,
   index,
@@ -425,6 +426,29 @@ export const vatChecks = pgTable('vat_checks', {
 });
 
 /**
+ * VAT rates staff added (modules/billing, issue 19, ADR 036): from `valid_from` (inclusive) the country's standard rate
+ * is `rate_bp`. They extend the rate table the code carries (the §9 baseline and the cited changes); between rows with
+ * the same start the one added last wins. Rows are never changed: a correction is a new row. Each is audited.
+ */
+export const vatRates = pgTable(
+  'vat_rates',
+  {
+    id: serial('id').primaryKey(),
+    country: text('country').notNull(),
+    rateBp: integer('rate_bp').notNull(),
+    validFrom: date('valid_from', { mode: 'string' }).notNull(),
+    createdAt: createdAt(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    reason: text('reason').notNull(),
+  },
+  (t) => [
+    check('vat_rates_country', sql`${t.country} ~ '^[A-Z]{2}$'`),
+    check('vat_rates_rate', sql`${t.rateBp} between 0 and 10000`),
+    index('vat_rates_country_idx').on(t.country, t.validFrom),
+  ],
+);
+
+/**
  * The sandbox payment provider's own payments (integrations/payments/sandbox-adapter): what Stripe would keep on its
  * side. Nothing else reads it.
  */
@@ -555,8 +579,28 @@ export const invoices = pgTable(
     vatConsultationNumber: text('vat_consultation_number'),
     provider: text('provider').notNull(),
     providerPaymentId: text('provider_payment_id'),
+    /**
+     * An EU buyer's document shows its VAT in EUR too (VAT directive art. 230; issue 19, ADR 036): the ECB reference
+     * rate of its date (currency units per euro, as published), that rate's own date and its source, and the VAT in
+     * euro cents. Filled when issued, or once later by the invoices module when the rate could not be had then (the
+     * trigger allows exactly that change); until then its PDF is not served.
+     */
+    eurLineRequired: boolean('eur_line_required').notNull().default(false),
+    eurRate: text('eur_rate'),
+    eurRateDate: date('eur_rate_date', { mode: 'string' }),
+    eurRateSource: text('eur_rate_source'),
+    vatEurCents: integer('vat_eur_cents'),
   },
   (t) => [
+    check(
+      'invoices_eur_line_complete',
+      sql`(${t.eurRate} is null) = (${t.eurRateDate} is null) and (${t.eurRate} is null) = (${t.eurRateSource} is null) and (${t.eurRate} is null) = (${t.vatEurCents} is null)`,
+    ),
+    check('invoices_eur_rate_format', sql`${t.eurRate} is null or ${t.eurRate} ~ '^[0-9]{1,9}([.][0-9]{1,9})?$'`),
+    check('invoices_vat_eur_positive', sql`${t.vatEurCents} is null or ${t.vatEurCents} >= 0`),
+    index('invoices_eur_line_pending_idx')
+      .on(t.id)
+      .where(sql`${t.eurLineRequired} and ${t.eurRate} is null`),
     check('invoices_kind', sql`${t.kind} in ('invoice', 'credit_note')`),
     check('invoices_total', sql`${t.totalCents} = ${t.subtotalCents} + ${t.vatCents}`),
     check('invoices_amounts', sql`${t.subtotalCents} > 0 and ${t.vatCents} >= 0`),
@@ -577,14 +621,22 @@ export interface InvoiceSeller {
   address: string[];
   vatId: string | null;
   email: string | null;
+  /** ISO code (SELLER_COUNTRY); absent on documents issued before issue 19. */
+  country?: string | null;
 }
 
 export interface InvoiceBuyer {
   name: string;
   companyName: string | null;
   email: string;
+  /**
+   * The address lines as printed: street lines, 'postal code city', state. Documents issued before issue 19 also end
+   * with the country code here (and have no `countryName`).
+   */
   address: string[];
   country: string;
+  /** The country's English name as printed (issue 19). */
+  countryName?: string;
   isBusiness: boolean;
   vatId: string | null;
 }

@@ -19,6 +19,7 @@ export const queryKeys = {
   upgradeOptionsAll: ['upgrade-options'] as const,
   upgradeOptions: (licenseKey: string) => ['upgrade-options', licenseKey] as const,
   vatQuote: (body: object) => ['vat-quote', body] as const,
+  vatRates: ['vat-rates'] as const,
   /** GET /keys/list_keys_upgrade (§5 upgrade file options). */
   upgradableKeys: ['upgradable-keys'] as const,
   themeUpgradePreview: (sourceKey: string, targetKey: string) =>

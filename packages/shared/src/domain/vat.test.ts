@@ -4,6 +4,12 @@ import { verifyVatNumber } from '../contracts/billing';
 import { formatVatRate } from './money';
 import {
   calculateVat,
+  DEFAULT_VAT_RATE_TABLE,
+  isIsoDate,
+  utcDate,
+  VAT_RATE_CHANGES,
+  vatRateBpOn,
+  type VatInput,
   EU_MEMBER_STATES,
   isEuMemberState,
   normalizeVatId,
@@ -21,6 +27,12 @@ import {
   vatRateBpFromPercent,
   vatRatePercent,
 } from './vat';
+
+/** A day before the first rate change after the spec's table: the §9 rates apply as written. */
+const SPEC_DAY = '2022-12-31';
+/** calculateVat on SPEC_DAY with the default table (no seller country), unless the input says otherwise. */
+const calc = (input: Omit<VatInput, 'date' | 'rates'> & Partial<Pick<VatInput, 'date' | 'rates'>>) =>
+  calculateVat({ date: SPEC_DAY, rates: DEFAULT_VAT_RATE_TABLE, ...input });
 
 /** §9 "VAT rates by country", copied row by row from the spec. */
 const SPEC_TABLE: ReadonlyArray<[string, string]> = [
@@ -78,7 +90,7 @@ describe('§9 VAT table', () => {
     'hasOwnProperty',
   ])('%j pays 0%', (country) => {
     expect(vatRateBp(country)).toBe(0);
-    expect(calculateVat({ amountCents: 12000, country, isBusiness: false, vatId: null })).toEqual({
+    expect(calc({ amountCents: 12000, country, isBusiness: false, vatId: null })).toEqual({
       baseCents: 12000,
       vatCents: 0,
       totalCents: 12000,
@@ -111,7 +123,7 @@ describe('calculateVat for every §9 country, $120.00', () => {
     const full = { baseCents: 12000, vatCents: expectedVat(rate), totalCents: 12000 + expectedVat(rate) };
 
     it('consumer pays the rate', () => {
-      expect(calculateVat({ amountCents: 12000, country, isBusiness: false, vatId: null })).toEqual({
+      expect(calc({ amountCents: 12000, country, isBusiness: false, vatId: null })).toEqual({
         ...full,
         rateBp: vatRateBp(country),
         reverseCharge: false,
@@ -119,7 +131,7 @@ describe('calculateVat for every §9 country, $120.00', () => {
     });
 
     it('consumer who typed a VAT number still pays the rate', () => {
-      expect(calculateVat({ amountCents: 12000, country, isBusiness: false, vatId: vatIdOf(country) })).toMatchObject({
+      expect(calc({ amountCents: 12000, country, isBusiness: false, vatId: vatIdOf(country) })).toMatchObject({
         ...full,
         reverseCharge: false,
       });
@@ -127,7 +139,7 @@ describe('calculateVat for every §9 country, $120.00', () => {
 
     it('business without a VAT number pays the rate', () => {
       for (const vatId of [null, undefined, '']) {
-        expect(calculateVat({ amountCents: 12000, country, isBusiness: true, vatId })).toMatchObject({
+        expect(calc({ amountCents: 12000, country, isBusiness: true, vatId })).toMatchObject({
           ...full,
           reverseCharge: false,
         });
@@ -140,7 +152,7 @@ describe('calculateVat for every §9 country, $120.00', () => {
         ? 'business with its own country’s VAT number: reverse charge, VAT 0'
         : 'business with its own VAT number still pays (not an EU member state)',
       () => {
-        const result = calculateVat({ amountCents: 12000, country, isBusiness: true, vatId: vatIdOf(country) });
+        const result = calc({ amountCents: 12000, country, isBusiness: true, vatId: vatIdOf(country) });
         expect(result).toEqual(
           eu
             ? { baseCents: 12000, vatCents: 0, totalCents: 12000, rateBp: 0, reverseCharge: true }
@@ -151,7 +163,7 @@ describe('calculateVat for every §9 country, $120.00', () => {
   });
 
   it('Germany: $120.00 + $22.80 = $142.80', () => {
-    expect(calculateVat({ amountCents: 12000, country: 'DE', isBusiness: false, vatId: null })).toEqual({
+    expect(calc({ amountCents: 12000, country: 'DE', isBusiness: false, vatId: null })).toEqual({
       baseCents: 12000,
       vatCents: 2280,
       totalCents: 14280,
@@ -161,7 +173,7 @@ describe('calculateVat for every §9 country, $120.00', () => {
   });
 
   it('Switzerland 7.7% of $220.00 is $16.94', () => {
-    expect(calculateVat({ amountCents: 22000, country: 'CH', isBusiness: true, vatId: vatIdOf('CH') })).toEqual({
+    expect(calc({ amountCents: 22000, country: 'CH', isBusiness: true, vatId: vatIdOf('CH') })).toEqual({
       baseCents: 22000,
       vatCents: 1694,
       totalCents: 23694,
@@ -191,7 +203,7 @@ describe('reverse charge needs the VAT number of the billing country', () => {
     ['DE', '   ', false, 2280],
     ['DE', 'D1123456789', false, 2280],
   ])('billing %j, VAT number %j → reverse %s, VAT %d¢', (country, vatId, reverse, vatCents) => {
-    const result = calculateVat({ amountCents: 12000, country, isBusiness: true, vatId });
+    const result = calc({ amountCents: 12000, country, isBusiness: true, vatId });
     expect(result.reverseCharge).toBe(reverse);
     expect(result.vatCents).toBe(vatCents);
     expect(reverseChargeApplies({ country, isBusiness: true, vatId })).toBe(reverse);
@@ -234,12 +246,8 @@ describe('rounding: half up to a whole cent', () => {
   });
 
   it('calculateVat refuses a negative or fractional amount', () => {
-    expect(() => calculateVat({ amountCents: -100, country: 'DE', isBusiness: false, vatId: null })).toThrow(
-      RangeError,
-    );
-    expect(() => calculateVat({ amountCents: 120.5, country: 'US', isBusiness: false, vatId: null })).toThrow(
-      RangeError,
-    );
+    expect(() => calc({ amountCents: -100, country: 'DE', isBusiness: false, vatId: null })).toThrow(RangeError);
+    expect(() => calc({ amountCents: 120.5, country: 'US', isBusiness: false, vatId: null })).toThrow(RangeError);
   });
 
   it('holds for any amount, country and buyer: base + vat = total, vat ≥ 0, off by at most half a cent', () => {
@@ -256,7 +264,7 @@ describe('rounding: half up to a whole cent', () => {
           ),
         ),
         (amountCents, country, isBusiness, vatId) => {
-          const r = calculateVat({ amountCents, country, isBusiness, vatId });
+          const r = calc({ amountCents, country, isBusiness, vatId });
           expect(Number.isSafeInteger(r.vatCents)).toBe(true);
           expect(r.baseCents).toBe(amountCents);
           expect(r.baseCents + r.vatCents).toBe(r.totalCents);
@@ -376,5 +384,134 @@ describe('the contract’s percent', () => {
 
   it.each([-1, 101, Number.NaN, Infinity])('%d is no rate', (p) => {
     expect(vatRateBpFromPercent(p)).toBeNull();
+  });
+});
+
+describe('rates with start dates (ADR 036)', () => {
+  /** The standard rates in force on 2026-11-26 for every §9 country (ADR 036 cites a source for each change). */
+  const TODAY = '2026-11-26';
+  const IN_FORCE_TODAY: Record<string, string> = {
+    ...Object.fromEntries(SPEC_COUNTRIES.map(([country, rate]) => [country, rate])),
+    EE: '24%',
+    FI: '25.5%',
+    SK: '23%',
+    RO: '21%',
+    CH: '8.1%',
+    SG: '9%',
+    MY: '8%',
+  };
+
+  it.each(Object.entries(IN_FORCE_TODAY))('%s pays %s today', (country, rate) => {
+    expect(formatVatRate(vatRateBpOn(DEFAULT_VAT_RATE_TABLE, country, TODAY))).toBe(rate);
+  });
+
+  it.each<[string, string, string]>([
+    ['EE', '2023-12-31', '20%'],
+    ['EE', '2024-01-01', '22%'],
+    ['EE', '2025-06-30', '22%'],
+    ['EE', '2025-07-01', '24%'],
+    ['FI', '2024-08-31', '24%'],
+    ['FI', '2024-09-01', '25.5%'],
+    ['SK', '2024-12-31', '20%'],
+    ['SK', '2025-01-01', '23%'],
+    ['RO', '2025-07-31', '19%'],
+    ['RO', '2025-08-01', '21%'],
+    ['CH', '2023-12-31', '7.7%'],
+    ['CH', '2024-01-01', '8.1%'],
+    ['SG', '2022-12-31', '7%'],
+    ['SG', '2023-01-01', '8%'],
+    ['SG', '2024-01-01', '9%'],
+    ['LU', '2023-06-01', '16%'],
+    ['LU', '2024-01-01', '17%'],
+    ['MY', '2024-02-29', '6%'],
+    ['MY', '2024-03-01', '8%'],
+    ['DE', '1999-01-01', '19%'],
+    ['US', TODAY, '0%'],
+  ])('%s on %s pays %s', (country, date, rate) => {
+    expect(formatVatRate(vatRateBpOn(DEFAULT_VAT_RATE_TABLE, country, date))).toBe(rate);
+  });
+
+  it('a quote on 2025-06-30 and one on 2025-07-01 in Estonia: 22% then 24%', () => {
+    const quote = (date: string) =>
+      calculateVat({
+        amountCents: 12000,
+        country: 'EE',
+        isBusiness: false,
+        vatId: null,
+        date,
+        rates: DEFAULT_VAT_RATE_TABLE,
+      });
+    expect(quote('2025-06-30')).toMatchObject({ rateBp: 2200, vatCents: 2640, totalCents: 14640 });
+    expect(quote('2025-07-01')).toMatchObject({ rateBp: 2400, vatCents: 2880, totalCents: 14880 });
+  });
+
+  it('a rate staff add applies from its start date; a later row with the same start corrects an earlier one', () => {
+    const table = [
+      ...DEFAULT_VAT_RATE_TABLE,
+      { country: 'DE', rateBp: 2100, from: '2027-01-01' },
+      { country: 'DE', rateBp: 2000, from: '2027-01-01' },
+    ];
+    expect(vatRateBpOn(table, 'DE', '2026-12-31')).toBe(1900);
+    expect(vatRateBpOn(table, 'de', '2027-01-01')).toBe(2000);
+    // Order of the rows does not matter except between equal starts.
+    expect(vatRateBpOn([...table].reverse(), 'DE', '2027-06-01')).toBe(2100);
+    expect(vatRateBpOn(table, 'US', '2027-06-01')).toBe(0);
+  });
+
+  it('a country the baseline does not list can get a rate', () => {
+    const table = [...DEFAULT_VAT_RATE_TABLE, { country: 'JP', rateBp: 1000, from: '2026-01-01' }];
+    expect(vatRateBpOn(table, 'JP', '2025-12-31')).toBe(0);
+    expect(vatRateBpOn(table, 'JP', '2026-01-01')).toBe(1000);
+  });
+
+  it('changes are frozen, dated, and of §9 countries', () => {
+    expect(Object.isFrozen(VAT_RATE_CHANGES)).toBe(true);
+    for (const change of VAT_RATE_CHANGES) {
+      expect(isIsoDate(change.from!)).toBe(true);
+      expect(Object.keys(VAT_RATES_BP)).toContain(change.country);
+    }
+  });
+
+  it.each(['2025-7-1', '2025-02-30', '20250701', '', 'today', '2025-13-01'])('refuses the date %j', (date) => {
+    expect(isIsoDate(date)).toBe(false);
+    expect(() => vatRateBpOn(DEFAULT_VAT_RATE_TABLE, 'DE', date)).toThrow(RangeError);
+  });
+
+  it('utcDate is the UTC calendar day', () => {
+    expect(utcDate(new Date('2025-06-30T23:59:59.999Z'))).toBe('2025-06-30');
+    expect(utcDate(new Date('2025-07-01T00:00:00Z'))).toBe('2025-07-01');
+  });
+});
+
+describe('the seller’s own country is never reverse charged (ADR 036)', () => {
+  it('an Irish seller: an Irish business with a valid Irish VAT ID pays Irish VAT; a German one is reverse charged', () => {
+    const irish = calc({
+      amountCents: 12000,
+      country: 'IE',
+      isBusiness: true,
+      vatId: 'IE6388047V',
+      sellerCountry: 'IE',
+    });
+    expect(irish).toEqual({ baseCents: 12000, vatCents: 2760, totalCents: 14760, rateBp: 2300, reverseCharge: false });
+    const german = calc({
+      amountCents: 12000,
+      country: 'DE',
+      isBusiness: true,
+      vatId: 'DE123456789',
+      sellerCountry: 'IE',
+    });
+    expect(german).toMatchObject({ vatCents: 0, reverseCharge: true });
+    expect(reverseChargeApplies({ country: 'ie', isBusiness: true, vatId: 'IE6388047V', sellerCountry: ' ie ' })).toBe(
+      false,
+    );
+  });
+
+  it('a seller outside the EU changes nothing', () => {
+    expect(
+      calc({ amountCents: 12000, country: 'DE', isBusiness: true, vatId: 'DE123456789', sellerCountry: 'US' }),
+    ).toMatchObject({ reverseCharge: true });
+    expect(
+      calc({ amountCents: 12000, country: 'DE', isBusiness: true, vatId: 'DE123456789', sellerCountry: null }),
+    ).toMatchObject({ reverseCharge: true });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * §9 "VAT rates by country" and reverse charge; §4/§5/§8 VAT-number rules and texts. Amounts are integer cents,
- * rates integer basis points (1900 = 19%, 770 = 7.7%). ADR 012.
+ * rates integer basis points (1900 = 19%, 770 = 7.7%). ADR 012; rates with start dates and the seller's own country:
+ * ADR 036.
  */
 import { VAT_MIN_LENGTH, VAT_VERIFY_DEBOUNCE_MS as DEBOUNCE_MS } from './constants';
 
@@ -40,7 +41,10 @@ export function isEuMemberState(country: string): country is EuMemberState {
   return (EU_MEMBER_STATES as readonly string[]).includes(country);
 }
 
-/** §9's table, country → basis points. Every country not listed pays 0%. */
+/**
+ * §9's table as the spec writes it, country → basis points: the baseline of the dated rate table below (the rate of
+ * a country before any of its dated changes). Every country not listed pays 0%.
+ */
 export const VAT_RATES_BP: Readonly<Record<string, number>> = Object.freeze({
   LU: 1700,
   MT: 1800,
@@ -85,10 +89,83 @@ function normalizeCountry(country: string): string {
   return country.trim().toUpperCase();
 }
 
-/** The §9 rate of a billing country (any case), 0 for every country the table does not list. */
+/** The §9 (baseline) rate of a billing country (any case), 0 for every country the table does not list. */
 export function vatRateBp(country: string): number {
   const code = normalizeCountry(country);
   return Object.hasOwn(VAT_RATES_BP, code) ? (VAT_RATES_BP[code] ?? 0) : 0;
+}
+
+/**
+ * One row of a dated rate table: from `from` (an ISO date, 'YYYY-MM-DD', inclusive) the country's standard rate is
+ * `rateBp`, until a row of the same country with a later start. `from` null is the §9 baseline (in force before every
+ * dated row).
+ */
+export interface VatRateEntry {
+  country: string;
+  rateBp: number;
+  from: string | null;
+}
+export type VatRateTable = readonly VatRateEntry[];
+
+/**
+ * Standard rates that changed since the spec's table was written, with the day each took effect (ADR 036 cites the
+ * sources: the European Commission's TEDB as republished by vatnode/eu-vat-rates-data, and the national authorities
+ * for CH, SG and MY). Staff add later changes in the console; they are data, not code.
+ */
+export const VAT_RATE_CHANGES: VatRateTable = Object.freeze([
+  { country: 'LU', rateBp: 1600, from: '2023-01-01' },
+  { country: 'LU', rateBp: 1700, from: '2024-01-01' },
+  { country: 'EE', rateBp: 2200, from: '2024-01-01' },
+  { country: 'EE', rateBp: 2400, from: '2025-07-01' },
+  { country: 'FI', rateBp: 2550, from: '2024-09-01' },
+  { country: 'SK', rateBp: 2300, from: '2025-01-01' },
+  { country: 'RO', rateBp: 2100, from: '2025-08-01' },
+  { country: 'CH', rateBp: 810, from: '2024-01-01' },
+  { country: 'SG', rateBp: 800, from: '2023-01-01' },
+  { country: 'SG', rateBp: 900, from: '2024-01-01' },
+  { country: 'MY', rateBp: 800, from: '2024-03-01' },
+]);
+
+/** The §9 baseline followed by the dated changes: what applies without any rate staff added. */
+export const DEFAULT_VAT_RATE_TABLE: VatRateTable = Object.freeze([
+  ...Object.entries(VAT_RATES_BP).map(([country, rateBp]) => ({ country, rateBp, from: null })),
+  ...VAT_RATE_CHANGES,
+]);
+
+const ISO_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+/** Whether `text` is a calendar date written 'YYYY-MM-DD' (2025-02-30 is not). */
+export function isIsoDate(text: string): boolean {
+  if (!ISO_DATE.test(text)) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
+}
+
+/** The UTC calendar date of an instant, 'YYYY-MM-DD': the date a quote is made on. */
+export function utcDate(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/**
+ * The row in force in `country` on `date` ('YYYY-MM-DD'): the row of that country with the latest start on or before
+ * the date (the baseline when none has started); between two rows with the same start the later one in the table
+ * wins (a correction staff entered afterwards). Null for a country the table does not list.
+ */
+export function vatRateEntryOn(table: VatRateTable, country: string, date: string): VatRateEntry | null {
+  if (!isIsoDate(date)) throw new RangeError(`date must be an ISO date (YYYY-MM-DD), got ${date}`);
+  const code = normalizeCountry(country);
+  let best: VatRateEntry | null = null;
+  for (const entry of table) {
+    if (entry.country !== code) continue;
+    if (entry.from !== null && entry.from > date) continue;
+    if (best === null || (entry.from ?? '') >= (best.from ?? '')) best = entry;
+  }
+  return best;
+}
+
+/** The rate in force in `country` on `date` (see `vatRateEntryOn`); 0 for a country the table does not list. */
+export function vatRateBpOn(table: VatRateTable, country: string, date: string): number {
+  return vatRateEntryOn(table, country, date)?.rateBp ?? 0;
 }
 
 /** The contract's `vat_rate` (percent: 19, 7.7) from basis points. A display figure, never used for money. */
@@ -160,6 +237,15 @@ export interface VatInput {
   /** The billing country (ISO 3166-1 alpha-2, any case). */
   country: string;
   isBusiness: boolean;
+  /** The day of the quote ('YYYY-MM-DD', UTC): the rate in force that day applies. */
+  date: string;
+  /** The dated rates (DEFAULT_VAT_RATE_TABLE, plus the rates staff added on the server). */
+  rates: VatRateTable;
+  /**
+   * The seller's own country (ISO code), when configured: a business there is never reverse charged (a domestic
+   * supply: the seller charges its own VAT).
+   */
+  sellerCountry?: string | null;
   /**
    * The business's VAT number. The browser passes what was typed (a preview); the server passes it only once VIES
    * confirmed it, so the server's answer is the one that counts (§9).
@@ -171,18 +257,21 @@ export interface VatCalculation {
   baseCents: number;
   vatCents: number;
   totalCents: number;
-  /** The rate applied: the §9 rate, 0 when reverse charged or for countries outside the table. */
+  /** The rate applied: the rate in force on the date, 0 when reverse charged or for countries outside the table. */
   rateBp: number;
   reverseCharge: boolean;
 }
 
 /**
  * §9 reverse charge: a business whose VAT number belongs to the billing country, and that country is one of the 27 EU
- * member states.
+ * member states — but not the seller's own country (a domestic business pays VAT).
  */
-export function reverseChargeApplies(input: Pick<VatInput, 'country' | 'isBusiness' | 'vatId'>): boolean {
+export function reverseChargeApplies(
+  input: Pick<VatInput, 'country' | 'isBusiness' | 'vatId' | 'sellerCountry'>,
+): boolean {
   if (!input.isBusiness || !input.vatId) return false;
   const country = normalizeCountry(input.country);
+  if (input.sellerCountry && normalizeCountry(input.sellerCountry) === country) return false;
   return isEuMemberState(country) && vatIdMatchesCountry(input.vatId, country);
 }
 
@@ -200,7 +289,7 @@ export function vatCentsFor(amountCents: number, rateBp: number): number {
 /** One calculation for the browser's summary, the server's /stripe/vat/calculate and the order. */
 export function calculateVat(input: VatInput): VatCalculation {
   const reverseCharge = reverseChargeApplies(input);
-  const rateBp = reverseCharge ? 0 : vatRateBp(input.country);
+  const rateBp = reverseCharge ? 0 : vatRateBpOn(input.rates, input.country, input.date);
   const vatCents = vatCentsFor(input.amountCents, rateBp);
   const totalCents = input.amountCents + vatCents;
   if (!Number.isSafeInteger(totalCents)) throw new RangeError(`the total of ${input.amountCents} is too large`);

@@ -1,12 +1,15 @@
 import { createRequire } from 'node:module';
 import countries, { type LocaleData } from 'i18n-iso-countries';
 import type { Country, VatCalculationResult, VatVerification } from '@keyport/shared/contracts/billing';
-import { calculateVat, normalizeVatId, vatIdCountry, VAT_MESSAGES } from '@keyport/shared/domain/vat';
+import { normalizeVatId, vatIdCountry, VAT_MESSAGES, type VatCalculation } from '@keyport/shared/domain/vat';
 import type { Db } from '../../db/client';
 import { AppError } from '../../http/errors';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { VatCheck, VatNumberChecker } from '../../integrations/vies/port';
+import type { AuditService } from '../audit/audit.service';
+import type { AuthService } from '../auth/auth.service';
 import * as repo from './billing.repo';
+import { createVatRates } from './vat-rates';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -25,6 +28,11 @@ export interface BillingServiceDeps {
   vies: VatNumberChecker;
   /** VIES checks per user (each may be a call to the EU's service). */
   verifyLimit: RateLimiter;
+  /** Staff's VAT rate additions are audited (ADR 036). */
+  audit: Pick<AuditService, 'record'>;
+  users: Pick<AuthService, 'emailsOf'>;
+  /** The seller's own country (config SELLER_COUNTRY): its businesses are never reverse charged. */
+  sellerCountry: string | null;
   now?: () => Date;
 }
 
@@ -32,11 +40,21 @@ export interface BillingServiceDeps {
 countries.registerLocale(createRequire(import.meta.url)('i18n-iso-countries/langs/en.json') as LocaleData);
 
 /** Billing reference data and VAT: the country list, VAT ID checks (VIES, cached a day) and the VAT calculation. */
-export function createBillingService({ db, vies, verifyLimit, now = () => new Date() }: BillingServiceDeps) {
+export function createBillingService(deps: BillingServiceDeps) {
+  const { db, vies, verifyLimit, now = () => new Date() } = deps;
   const countryList: Country[] = Object.entries(countries.getNames('en', { select: 'official' }))
     .map(([code, name]) => ({ code, name }))
     .sort((a, b) => a.name.localeCompare(b.name, 'en'));
   const countryCodes = new Set(countryList.map((country) => country.code));
+  const isCountry = (code: string) => countryCodes.has(code.toUpperCase());
+  const vatRates = createVatRates({
+    db,
+    audit: deps.audit,
+    users: deps.users,
+    sellerCountry: deps.sellerCountry,
+    isCountry,
+    now,
+  });
 
   /** A definite answer from the cache (a day old at most), or VIES; `unavailable` is never cached. */
   async function check(vatNumber: string): Promise<VatCheck> {
@@ -83,7 +101,10 @@ export function createBillingService({ db, vies, verifyLimit, now = () => new Da
 
   return {
     countries: () => countryList,
-    isCountry: (code: string) => countryCodes.has(code.toUpperCase()),
+    isCountry,
+
+    /** The dated VAT rate table: the quote's VAT (`vatFor`), the browser's copy, staff's list and additions. */
+    vatRates,
 
     /** §7 POST /stripe/vat/verify. VIES not answering is a 503 with the §8 text. */
     async verify(userId: number, vatNumber: string): Promise<VatVerification> {
@@ -124,7 +145,7 @@ export function createBillingService({ db, vies, verifyLimit, now = () => new Da
       const country = input.country_code.toUpperCase();
       const verified = input.is_business && input.vat_id ? await verifiedVatIdFor(input.vat_id, country) : null;
       return toVatResult(
-        calculateVat({
+        await vatRates.vatFor({
           amountCents: input.amount,
           country,
           isBusiness: input.is_business,
@@ -136,7 +157,7 @@ export function createBillingService({ db, vies, verifyLimit, now = () => new Da
 }
 export type BillingService = ReturnType<typeof createBillingService>;
 
-export function toVatResult(result: ReturnType<typeof calculateVat>): VatCalculationResult {
+export function toVatResult(result: VatCalculation): VatCalculationResult {
   return {
     base_amount: result.baseCents,
     vat_amount: result.vatCents,

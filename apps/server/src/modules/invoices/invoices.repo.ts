@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { invoiceCounters, invoices, type InvoiceKind } from '../../db/schema';
 
@@ -50,4 +50,34 @@ export function listByUser(db: DbOrTx, userId: number) {
     .from(invoices)
     .where(eq(invoices.userId, userId))
     .orderBy(desc(invoices.issuedAt), desc(invoices.id));
+}
+
+/** Documents issued without their EUR line (the rate could not be had then), oldest first. */
+export function listMissingEurLine(db: DbOrTx, limit: number) {
+  return db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.eurLineRequired, true), isNull(invoices.eurRate)))
+    .orderBy(asc(invoices.id))
+    .limit(limit);
+}
+
+export interface EurLine {
+  eurRate: string;
+  eurRateDate: string;
+  eurRateSource: string;
+  vatEurCents: number;
+}
+
+/**
+ * Fills a document's missing EUR line, once: the only change the immutability trigger lets through. Null when it was
+ * filled meanwhile (by another process): the caller re-reads it.
+ */
+export async function fillEurLine(db: DbOrTx, id: number, line: EurLine): Promise<InvoiceRow | null> {
+  const [row] = await db
+    .update(invoices)
+    .set(line)
+    .where(and(eq(invoices.id, id), eq(invoices.eurLineRequired, true), isNull(invoices.eurRate)))
+    .returning();
+  return row ?? null;
 }

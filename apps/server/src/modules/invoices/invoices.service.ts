@@ -1,11 +1,19 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { InvoiceSummary } from '@keyport/shared/contracts/invoices';
+import { countryName } from '@keyport/shared/domain/countries';
 import { keyportCreditsLabel } from '@keyport/shared/domain/credit-packs';
 import { upgradePathLabel, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
 import type { Db, DbOrTx } from '../../db/client';
 import type { InvoiceBuyer, InvoiceKind, InvoiceSeller, UpgradeOrderStatus } from '../../db/schema';
-import { notFound } from '../../http/errors';
+import { AppError, notFound } from '../../http/errors';
+import {
+  ExchangeRateUnavailableError,
+  type EurReferenceRate,
+  type ExchangeRates,
+} from '../../integrations/exchange-rates/port';
 import type { AuditService } from '../audit/audit.service';
 import type { Settlement } from '../payments/payments.service';
+import { needsEurLine, toEurCents } from './eur-line';
 import { renderInvoicePdf } from './invoice-pdf';
 import * as repo from './invoices.repo';
 
@@ -20,6 +28,11 @@ export type RefundOutcome =
   | { kind: 'credit_pack'; credits: number | null; owedAfter: number | null };
 
 export const INVOICE_NOT_FOUND = 'Invoice not found.';
+export const INVOICE_INCOMPLETE =
+  'This invoice is not complete yet: the ECB exchange rate for its VAT in EUR could not be fetched. Please try again in a few minutes.';
+
+/** How often documents issued without their EUR line are completed (and once when the app starts). */
+export const EUR_LINE_RETRY_MS = 10 * 60_000;
 
 export interface InvoicesServiceDeps {
   db: Db;
@@ -27,6 +40,9 @@ export interface InvoicesServiceDeps {
   audit: Pick<AuditService, 'record'>;
   /** The orders' statuses now (the payments module owns orders). */
   orderStatuses: (orderIds: number[]) => Promise<Map<number, UpgradeOrderStatus>>;
+  /** The euro reference rates of EU invoices' VAT in EUR (ECB, or the sandbox's fixed rates). */
+  exchangeRates: ExchangeRates;
+  log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'>;
   now?: () => Date;
 }
 
@@ -42,8 +58,39 @@ export interface Reader {
  * The same calls write the audit log's entries about the order.
  */
 export function createInvoicesService(deps: InvoicesServiceDeps) {
-  const { db, seller, audit } = deps;
+  const { db, seller, audit, log } = deps;
   const now = deps.now ?? (() => new Date());
+  let retryTimer: NodeJS.Timeout | null = null;
+  let retrying: Promise<unknown> | null = null;
+
+  /**
+   * The EUR line of a document: an invoice's from the rate fetched for it (null when the rate could not be had: the
+   * line is filled later), a credit note's the same as its invoice's (a correction converts at the original rate).
+   */
+  function eurLineOf(
+    order: OrderRow,
+    vatCents: number,
+    eurRate: EurReferenceRate | null,
+    credited: repo.InvoiceRow | null,
+  ): repo.EurLine | null {
+    if (credited) {
+      return credited.eurRate && credited.eurRateDate && credited.eurRateSource
+        ? {
+            eurRate: credited.eurRate,
+            eurRateDate: credited.eurRateDate,
+            eurRateSource: credited.eurRateSource,
+            vatEurCents: toEurCents(vatCents, credited.eurRate),
+          }
+        : null;
+    }
+    if (!eurRate || eurRate.currency !== order.currency.toUpperCase()) return null;
+    return {
+      eurRate: eurRate.perEur,
+      eurRateDate: eurRate.date,
+      eurRateSource: eurRate.source,
+      vatEurCents: toEurCents(vatCents, eurRate.perEur),
+    };
+  }
 
   async function issue(
     tx: DbOrTx,
@@ -51,11 +98,20 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
     order: OrderRow,
     paymentDate: Date,
     credited: repo.InvoiceRow | null,
+    eurRate: EurReferenceRate | null = null,
   ): Promise<repo.InvoiceRow> {
     const issuedAt = now();
     const year = issuedAt.getUTCFullYear();
     const sequence = await repo.nextNumber(tx, kind, year);
     const number = formatNumber(kind, year, sequence);
+    const eurLineRequired = needsEurLine(order.billing.address.country, order.currency);
+    const eurLine = eurLineRequired ? eurLineOf(order, order.vatAmountCents, eurRate, credited) : null;
+    if (eurLineRequired && !eurLine) {
+      log.error(
+        { orderId: order.id, kind },
+        'issued without its VAT in EUR (no exchange rate now): completed when the rate can be had; its PDF waits',
+      );
+    }
     return repo.insertInvoice(tx, {
       kind,
       year,
@@ -79,10 +135,72 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
       vatConsultationNumber: order.reverseCharge ? order.vatConsultationNumber : null,
       provider: order.provider,
       providerPaymentId: order.providerPaymentId,
+      eurLineRequired,
+      ...eurLine,
     });
   }
 
-  async function pdfOf(invoice: repo.InvoiceRow) {
+  /** The rate in force at `at` for `currency`, or null (logged) when it cannot be had. Never inside a transaction. */
+  async function rateAt(currency: string, at: Date): Promise<EurReferenceRate | null> {
+    try {
+      return await deps.exchangeRates.eurRateAt(currency, at);
+    } catch (error) {
+      if (!(error instanceof ExchangeRateUnavailableError)) throw error;
+      log.warn({ currency, reason: error.message }, 'no euro reference rate for now');
+      return null;
+    }
+  }
+
+  /**
+   * Fills the EUR line of a document issued without it: an invoice at the rate in force when it was issued, a credit
+   * note at its invoice's (completing the invoice first). Returns the document as it is now.
+   */
+  async function completeEurLine(document: repo.InvoiceRow): Promise<repo.InvoiceRow> {
+    if (!document.eurLineRequired || document.eurRate) return document;
+    let line: repo.EurLine | null = null;
+    if (document.creditedInvoiceId) {
+      const invoice = await repo.findById(db, document.creditedInvoiceId);
+      const completed = invoice ? await completeEurLine(invoice) : null;
+      if (completed?.eurRate) {
+        line = {
+          eurRate: completed.eurRate,
+          eurRateDate: completed.eurRateDate!,
+          eurRateSource: completed.eurRateSource!,
+          vatEurCents: toEurCents(document.vatCents, completed.eurRate),
+        };
+      }
+    } else {
+      const rate = await rateAt(document.currency, document.issuedAt);
+      if (rate && rate.currency === document.currency.toUpperCase()) {
+        line = {
+          eurRate: rate.perEur,
+          eurRateDate: rate.date,
+          eurRateSource: rate.source,
+          vatEurCents: toEurCents(document.vatCents, rate.perEur),
+        };
+      }
+    }
+    if (!line) return document;
+    const filled = await repo.fillEurLine(db, document.id, line);
+    if (filled) log.info({ invoiceId: document.id, number: document.number }, 'VAT in EUR completed');
+    return filled ?? (await repo.findById(db, document.id)) ?? document;
+  }
+
+  /** Completes up to `limit` documents still missing their EUR line; answers how many are complete now. */
+  async function completeMissingEurLines(limit = 50): Promise<number> {
+    let completed = 0;
+    for (const document of await repo.listMissingEurLine(db, limit)) {
+      if ((await completeEurLine(document)).eurRate) completed++;
+    }
+    return completed;
+  }
+
+  /** The PDF of a document; one that still lacks its EUR line is completed first, or not served (503). */
+  async function pdfOf(document: repo.InvoiceRow) {
+    const invoice = await completeEurLine(document);
+    if (invoice.eurLineRequired && !invoice.eurRate) {
+      throw new AppError(503, INVOICE_INCOMPLETE, 'invoice_incomplete', { 'retry-after': '300' });
+    }
     const credited = invoice.creditedInvoiceId ? await repo.findById(db, invoice.creditedInvoiceId) : null;
     return {
       pdf: await renderInvoicePdf(invoice, credited),
@@ -92,11 +210,24 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
 
   return {
     /**
+     * Before a payment's settlement transaction (no network call inside it): the euro reference rate its invoice
+     * will show, for an order in `currency`; null for euro orders and when the rate cannot be had now (the invoice
+     * is then completed later, ADR 036).
+     */
+    async rateForSettlement(currency: string): Promise<EurReferenceRate | null> {
+      return currency.toLowerCase() === 'eur' ? null : rateAt(currency, now());
+    },
+
+    /**
      * The money arrived and the order just completed (inside `settle`'s transaction): the invoice, numbered now,
      * and the audit entries. Exactly once per order (the caller's conditional update lets one delivery through; a
-     * unique index on (order, kind) backs it).
+     * unique index on (order, kind) backs it). `eurRate` is what `rateForSettlement` answered before the transaction.
      */
-    async orderCompleted(tx: DbOrTx, order: OrderRow): Promise<repo.InvoiceRow> {
+    async orderCompleted(
+      tx: DbOrTx,
+      order: OrderRow,
+      eurRate: EurReferenceRate | null = null,
+    ): Promise<repo.InvoiceRow> {
       const customer = order.userId;
       await audit.record(tx, {
         actor: { type: 'provider', id: order.provider },
@@ -105,7 +236,7 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
         customerUserId: customer,
         data: { provider: order.provider, paymentId: order.providerPaymentId, totalCents: order.totalAmountCents },
       });
-      const invoice = await issue(tx, 'invoice', order, order.paymentCompletedAt ?? now(), null);
+      const invoice = await issue(tx, 'invoice', order, order.paymentCompletedAt ?? now(), null, eurRate);
       await audit.record(tx, {
         actor: { type: 'system' },
         action: 'invoice.issued',
@@ -203,6 +334,29 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
       return pdfOf(invoice);
     },
 
+    completeMissingEurLines,
+
+    /** Completes missing EUR lines now and every EUR_LINE_RETRY_MS until `stop` (started with the app). */
+    startCompletingEurLines() {
+      if (retryTimer) return;
+      const run = () => {
+        retrying ??= completeMissingEurLines()
+          .catch((error: unknown) => log.warn({ err: error }, 'completing VAT in EUR failed; tried again later'))
+          .finally(() => {
+            retrying = null;
+          });
+      };
+      run();
+      retryTimer = setInterval(run, EUR_LINE_RETRY_MS);
+      retryTimer.unref();
+    },
+
+    async stopCompletingEurLines() {
+      if (retryTimer) clearInterval(retryTimer);
+      retryTimer = null;
+      await retrying;
+    },
+
     /** The invoice of an order the caller already proved is theirs (the receipt route); 404 when never invoiced. */
     async pdfForOrder(orderId: number) {
       const invoice = await repo.findByOrder(db, orderId, 'invoice');
@@ -224,6 +378,7 @@ export function formatNumber(kind: InvoiceKind, year: number, sequence: number):
   return `${kind === 'credit_note' ? 'CN-' : ''}${year}-${String(sequence).padStart(6, '0')}`;
 }
 
+/** The buyer as the document prints them: street lines, 'postal code city', state, then the country by name. */
 function buyerOf(order: OrderRow): InvoiceBuyer {
   const { billing } = order;
   const { address } = billing;
@@ -231,13 +386,11 @@ function buyerOf(order: OrderRow): InvoiceBuyer {
     name: billing.name,
     companyName: billing.company_name,
     email: billing.email,
-    address: [
-      address.line1,
-      address.line2,
-      [address.postal_code, address.city, address.state].filter(Boolean).join(' '),
-      address.country,
-    ].filter((part): part is string => Boolean(part)),
+    address: [address.line1, address.line2, [address.postal_code, address.city].join(' ').trim(), address.state].filter(
+      (part): part is string => Boolean(part),
+    ),
     country: address.country,
+    countryName: countryName(address.country),
     isBusiness: billing.is_business,
     vatId: order.vatId,
   };

@@ -7,12 +7,13 @@ import { creditsLabel } from '@keyport/shared/domain/credit-packs';
 import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import { findUpgradePath, upgradePathLabel, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
-import { calculateVat } from '@keyport/shared/domain/vat';
+import type { VatCalculation } from '@keyport/shared/domain/vat';
 import type { Db, DbOrTx } from '../../db/client';
 import type { BillingSnapshot } from '../../db/schema';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { Outbox } from '../../integrations/email/outbox';
+import type { EurReferenceRate } from '../../integrations/exchange-rates/port';
 import {
   PaymentProviderError,
   WebhookVerificationError,
@@ -46,10 +47,10 @@ export interface PaymentsServiceDeps {
   creditPacks: Pick<CreditPacksService, 'packForCheckout'>;
   /** A paid pack adds its credits to the ledger; a refund takes them back (in the payment's transaction). */
   credits: Pick<CreditsService, 'grant' | 'clawback'>;
-  billing: Pick<BillingService, 'verifiedVatIdFor' | 'isCountry'>;
+  billing: Pick<BillingService, 'verifiedVatIdFor' | 'isCountry' | 'vatRates'>;
   outbox: Outbox;
   /** Invoices, credit notes and the audit entries of completions, refunds and disputes (same transactions). */
-  invoices: Pick<InvoicesService, 'orderCompleted' | 'orderRefunded' | 'orderDisputed'>;
+  invoices: Pick<InvoicesService, 'orderCompleted' | 'orderRefunded' | 'orderDisputed' | 'rateForSettlement'>;
   /** The portal's address, for the receipt email's link to the invoices tab. */
   publicUrl: () => string;
   analytics: Pick<AnalyticsService, 'recordUpgradePurchase' | 'deliverSoon'>;
@@ -167,7 +168,8 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     const verified = snapshot.is_business
       ? await billing.verifiedVatIdFor(input.vat_id, snapshot.address.country)
       : null;
-    const vat = calculateVat({
+    // The rate in force today, which the order keeps (ADR 036).
+    const vat = await billing.vatRates.vatFor({
       amountCents,
       country: snapshot.address.country,
       isBusiness: snapshot.is_business,
@@ -214,6 +216,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     payment: ProviderPayment,
     tx: DbOrTx,
     providerName: string = provider.name,
+    eurRate: EurReferenceRate | null = null,
   ): Promise<Settlement | null> {
     const order = await repo.findOrderByPayment(tx, providerName, payment.ref);
     if (!order) {
@@ -237,7 +240,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     const paidAt = now();
     const completed = await repo.completeOrder(tx, order.id, paidAt);
     if (!completed) return { order, key: null }; // settled before: by another delivery or the sync
-    await deps.invoices.orderCompleted(tx, completed);
+    await deps.invoices.orderCompleted(tx, completed, eurRate);
     const paid = repo.kinded(completed);
     return paid.kind === 'upgrade' ? fulfilUpgrade(paid, tx, paidAt) : fulfilCreditPack(paid, tx, paidAt);
   }
@@ -335,6 +338,11 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     event?: Pick<ProviderEvent, 'id' | 'type'>,
     providerName: string = provider.name,
   ) {
+    // The invoice's euro reference rate is fetched before the transaction (no network call inside it; ADR 036).
+    const eurRate =
+      kind === 'payment_succeeded' && payment.status === 'succeeded'
+        ? await deps.invoices.rateForSettlement(payment.currency)
+        : null;
     const result = await db.transaction(async (tx) => {
       if (event && !(await repo.recordEvent(tx, providerName, event.id, event.type))) return 'duplicate' as const;
       if (kind === 'refunded') {
@@ -345,7 +353,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         await dispute(payment, tx, event, providerName);
         return null;
       }
-      return settle(payment, tx, providerName);
+      return settle(payment, tx, providerName, eurRate);
     });
     void outbox.flush();
     analytics.deliverSoon();
@@ -522,7 +530,7 @@ export type Quote = (
   priceId: string;
   snapshot: BillingSnapshot;
   verified: VerifiedVatId | null;
-  vat: ReturnType<typeof calculateVat>;
+  vat: VatCalculation;
 };
 
 export interface StartedPayment {

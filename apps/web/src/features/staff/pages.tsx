@@ -1,5 +1,6 @@
 import {
   Flag,
+  Percent,
   Megaphone,
   Radar,
   Package,
@@ -109,5 +110,13 @@ export const staffPages: StaffPage[] = [
     label: 'Sightings',
     icon: Radar,
     component: page(() => import('./sightings/sightings-page'), 'SightingsPage'),
+  },
+
+  // VAT rates (h-invoices)
+  {
+    path: staffPaths.vatRates,
+    label: 'VAT rates',
+    icon: Percent,
+    component: page(() => import('./vat-rates/vat-rates-page'), 'VatRatesPage'),
   },
 ];

@@ -1,5 +1,13 @@
-import { calculateVat, vatRateBpFromPercent } from '@keyport/shared/domain/vat';
+import { useMemo } from 'react';
+import {
+  calculateVat,
+  DEFAULT_VAT_RATE_TABLE,
+  utcDate,
+  vatRateBpFromPercent,
+  type VatRateTable,
+} from '@keyport/shared/domain/vat';
 import { useVatQuote } from '../api/calculate-vat';
+import { useVatRates } from '../api/get-vat-rates';
 
 /** What the order summary shows, in cents; the rate in basis points. */
 export interface OrderAmounts {
@@ -21,10 +29,19 @@ export interface OrderAmountsInput {
 }
 
 /**
- * §9: the browser computes VAT at once with the shared rule; the server's answer overrides it when it arrives (and
- * only for the inputs it was asked about).
+ * §9: the browser computes VAT at once with the shared rule — today's rate from the server's dated table (the built-in
+ * one until it arrives) and the seller's country (never reverse charged) — and the server's answer overrides it when
+ * it arrives (and only for the inputs it was asked about). ADR 036.
  */
 export function useOrderAmounts(input: OrderAmountsInput | null): OrderAmounts | null {
+  const table = useVatRates();
+  const rates = useMemo<VatRateTable>(
+    () =>
+      table.data
+        ? table.data.rates.map((rate) => ({ country: rate.country, rateBp: rate.rate_bp, from: rate.valid_from }))
+        : DEFAULT_VAT_RATE_TABLE,
+    [table.data],
+  );
   const quote = useVatQuote(
     input && {
       amount: input.amountCents,
@@ -50,6 +67,9 @@ export function useOrderAmounts(input: OrderAmountsInput | null): OrderAmounts |
     country: input.country,
     isBusiness: input.isBusiness,
     vatId: input.verifiedVatId,
+    date: utcDate(new Date()),
+    rates,
+    sellerCountry: table.data?.seller_country ?? null,
   });
   return {
     baseCents: local.baseCents,
