@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AnalyticsEventName, AnalyticsProperties } from '@keyport/shared/contracts/analytics';
+import type { AnalyticsProperties, BrowserAnalyticsEventName } from '@keyport/shared/contracts/analytics';
 import type { Db, DbOrTx } from '../../db/client';
 import type { RateLimiter } from '../../http/rate-limit';
 import { AnalyticsDeliveryError, type AnalyticsPort } from '../../integrations/analytics/port';
@@ -173,13 +173,15 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
     deliverDue,
     deliverSoon,
 
-    /** §7 POST /api/klaviyo/track: on the caller's own profile, whatever email the body names. */
+    /**
+     * §7 POST /api/klaviyo/track: on the caller's own profile, whatever email the body names. Only the browser's
+     * events, without a value (issue 19: purchase events and amounts come only from the server).
+     */
     async track(
       caller: Caller,
       input: {
-        eventName: AnalyticsEventName;
+        eventName: BrowserAnalyticsEventName;
         properties?: AnalyticsProperties;
-        value?: number | null;
         uniqueId?: string;
       },
     ): Promise<void> {
@@ -190,7 +192,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         name: input.eventName,
         uniqueId: input.uniqueId ?? randomUUID(),
         properties: input.properties ?? {},
-        value: input.value ?? null,
+        value: null,
       });
       deliverSoon();
     },
