@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, DEMO_SELLER, loadConfig, startNotices } from '../src/config';
-import { createTestApp, getTestDatabase } from './helpers/test-app';
+import { analyticsOutbox } from '../src/db/schema';
+import { auth, createTestApp, getTestDatabase, signUp } from './helpers/test-app';
 
 /**
  * Issue 19: `NODE_ENV=production` without Stripe or PayPal keys started silently on the sandboxes, and anyone upgraded for
@@ -259,5 +260,39 @@ describe('the /sandbox/* routes', () => {
       PAYPAL_ENV: 'live',
     });
     expect(live).toEqual({ cardConfirm: false, paypalPage: false, paypalDecide: false, bannerOn: false });
+  });
+});
+
+describe('analytics that are off (production without KLAVIYO_PRIVATE_KEY)', () => {
+  beforeAll(() => getTestDatabase());
+
+  it('record nothing: the browser still gets its 202, no outbox row is written, staff see adapter "off"', async () => {
+    const t = await createTestApp({
+      NODE_ENV: 'production',
+      ...LIVE,
+      ...SELLER,
+      STRIPE_API_BASE: 'http://127.0.0.1:9',
+      PAYPAL_API_BASE: 'http://127.0.0.1:9',
+    });
+    const customer = await signUp(t, 'analytics-off@example.com', { ip: '10.95.0.1' });
+    const staff = await signUp(t, 'staff@example.com', { role: 'staff', ip: '10.95.0.2' });
+    const tracked = await t.app.inject({
+      method: 'POST',
+      url: '/api/klaviyo/track',
+      headers: auth(customer.token),
+      payload: { eventName: 'Viewed Upgrade Options' },
+    });
+    expect(tracked.statusCode).toBe(202);
+    const profile = await t.app.inject({
+      method: 'PUT',
+      url: '/api/klaviyo/track',
+      headers: auth(customer.token),
+      payload: { firstName: 'Off' },
+    });
+    expect(profile.statusCode).toBe(202);
+    expect(await t.db.select().from(analyticsOutbox)).toEqual([]);
+    const listed = await t.app.inject({ url: '/staff/analytics-events', headers: auth(staff.token) });
+    expect(listed.json()).toMatchObject({ adapter: 'off', total: 0, events: [] });
+    await t.app.close();
   });
 });
