@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer } from './lib.mjs';
+import { SANDBOX_PRODUCTION_ENV, startServer } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const MB = 1_000_000;
@@ -41,7 +41,7 @@ try {
     { cwd: root, stdio: 'inherit' },
   );
   const server = startServer(path.join(root, 'apps/server/dist/server.js'), {
-    NODE_ENV: 'production',
+    ...SANDBOX_PRODUCTION_ENV,
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { load, printRow, startServer } from './lib.mjs';
+import { load, printRow, SANDBOX_PRODUCTION_ENV, startServer } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const portalScript = path.join(root, 'apps/server/dist/server.js');
@@ -29,7 +29,7 @@ const DOMAIN = 'bench-validate-store.com';
 
 function portalEnv(workers, dataDir) {
   return {
-    NODE_ENV: 'production',
+    ...SANDBOX_PRODUCTION_ENV,
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     SEED: 'true',

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { load, startServer } from './lib.mjs';
+import { load, SANDBOX_PRODUCTION_ENV, startServer } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 // BENCH_PORTAL_SCRIPT: another build of the server to compare (e.g. an older commit's apps/server/dist/server.js).
@@ -18,7 +18,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
 const portalEnv = {
-  NODE_ENV: 'production',
+  ...SANDBOX_PRODUCTION_ENV,
   HOST: '127.0.0.1',
   // The production default: every request is logged.
   LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',

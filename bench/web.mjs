@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
-import { startServer } from './lib.mjs';
+import { SANDBOX_PRODUCTION_ENV, startServer } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -18,7 +18,7 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'keyport-bench-web-'));
 const server = startServer(path.join(root, 'apps/server/dist/server.js'), {
-  NODE_ENV: 'production',
+  ...SANDBOX_PRODUCTION_ENV,
   PORT: '0',
   HOST: '127.0.0.1',
   LOG_LEVEL: 'info',

@@ -31,5 +31,7 @@ if (builtAt < sourcesAt) {
   execSync('npm run build', { cwd: root, stdio: 'inherit' });
 }
 
-process.env.NODE_ENV ??= 'production';
+// Development by default: the sandboxes and the demo seller. A deployment sets NODE_ENV=production, which requires the
+// real integrations and the seller's identity (README "Production checklist").
+process.env.NODE_ENV ??= 'development';
 await import(serverBundle);

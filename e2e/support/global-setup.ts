@@ -17,7 +17,12 @@ export default async function globalSetup() {
   const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/server.js')], {
     env: {
       ...process.env,
+      // Production as a demo deployment runs it (issue 19): the sandboxes by the operator's choice, a seller named.
       NODE_ENV: 'production',
+      SANDBOX_INTEGRATIONS: 'true',
+      SELLER_NAME: 'Keyport Themes Ltd',
+      SELLER_ADDRESS: '1 Sandbox Street|London EC1A 1BB',
+      SELLER_VAT_ID: 'GB123456789',
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       HOST: '127.0.0.1',

@@ -184,7 +184,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     await options.db.execute(sql`select 1`);
     return { status: 'ok' as const };
   });
-  registerRoute(app, getPublicConfig, async () => ({ links: config.links }));
+  registerRoute(app, getPublicConfig, async () => ({ links: config.links, sandbox: config.sandbox.noRealMoney }));
   await app.register(authRoutes);
   await app.register(keysRoutes);
   await app.register(staffRoutes);

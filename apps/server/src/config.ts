@@ -6,6 +6,11 @@ const booleanFlag = z.enum(['true', 'false', '1', '0']).transform((value) => val
 /** Every environment variable Keyport reads. Documented in the README's configuration table. */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /**
+   * Issue 19: in production every integration that has a sandbox (card payments, PayPal, VIES, email) must be the real
+   * one, or the start fails; `true` lets a demo deployment run on the sandboxes (every page then says so).
+   */
+  SANDBOX_INTEGRATIONS: booleanFlag.default(false),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: z.url().optional(),
@@ -74,8 +79,8 @@ const EnvSchema = z.object({
   VIES_ADAPTER: z.enum(['sandbox', 'vies']).default('sandbox'),
   VIES_API_URL: z.url().default('https://ec.europa.eu/taxation_customs/vies/rest-api'),
   VIES_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(8000),
-  /** The seller's name on receipts and payment descriptions. */
-  SELLER_NAME: z.string().trim().min(1).max(120).default('Keyport Themes'),
+  /** The seller's legal name on invoices and credit notes (required in production; elsewhere the demo seller's). */
+  SELLER_NAME: z.string().trim().min(1).max(120).optional(),
   /** The seller's own VAT ID: sent to VIES as the requester, so VIES answers with a consultation number. */
   SELLER_VAT_ID: z
     .string()
@@ -141,6 +146,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const payments = paymentsConfig(e);
+  const wallet = walletConfig(e);
+  const production = e.NODE_ENV === 'production';
+  const problems = production ? productionProblems(e, payments, wallet) : [];
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+  }
+  const seller = sellerConfig(e);
   if (e.WORKERS > 1 && !e.DATABASE_URL) {
     throw new ConfigError(
       `Invalid configuration:\n  WORKERS: ${e.WORKERS} workers need DATABASE_URL (PostgreSQL): the embedded database is one process's, and two processes on it would lose data`,
@@ -166,7 +179,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       : ({ kind: 'memory' } as const),
     workers: e.WORKERS,
     logLevel: e.LOG_LEVEL,
-    email: { smtpUrl: e.SMTP_URL ?? null, from: e.EMAIL_FROM },
+    email: {
+      smtpUrl: e.SMTP_URL ?? null,
+      from: e.EMAIL_FROM,
+      // Production without SMTP (only with SANDBOX_INTEGRATIONS): the log shows no key, token or link in full.
+      maskLoggedEmails: production,
+    },
+    sandbox: sandboxSummary(e, payments, wallet),
     webDistDir: e.WEB_DIST_DIR ?? null,
     trustProxy: e.TRUST_PROXY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
@@ -193,8 +212,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       rateLimit: { max: e.DOWNLOAD_RATE_LIMIT_MAX, windowMs: e.DOWNLOAD_RATE_LIMIT_WINDOW_SECONDS * 1000 },
     },
     storage: storageConfig(e, dataDir),
-    payments: paymentsConfig(e),
-    wallet: walletConfig(e),
+    payments,
+    wallet,
     vies:
       e.VIES_ADAPTER === 'vies'
         ? ({ kind: 'vies', baseUrl: e.VIES_API_URL, timeoutMs: e.VIES_TIMEOUT_MS } as const)
@@ -207,16 +226,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
             baseUrl: e.KLAVIYO_API_BASE,
             timeoutMs: e.KLAVIYO_TIMEOUT_MS,
           } as const)
-        : ({ kind: 'sandbox' } as const),
+        : // Production without a key (and without the sandbox opt-in): no analytics at all, and the start log says so.
+          production && !e.SANDBOX_INTEGRATIONS
+          ? ({ kind: 'off' } as const)
+          : ({ kind: 'sandbox' } as const),
     },
-    sellerVatId: e.SELLER_VAT_ID ? e.SELLER_VAT_ID.toUpperCase() : null,
-    sellerName: e.SELLER_NAME,
-    sellerAddress: (e.SELLER_ADDRESS ?? '')
-      .split('|')
-      .map((part) => part.trim())
-      .filter((part) => part !== ''),
+    sellerVatId: seller.vatId,
+    sellerName: seller.name,
+    sellerAddress: seller.address,
     sellerEmail: e.SELLER_EMAIL ?? null,
-    sellerCountry: sellerCountryOf(e),
+    sellerCountry: sellerCountryOf(e, seller.vatId),
     exchangeRates:
       e.EXCHANGE_RATES_ADAPTER === 'ecb'
         ? ({ kind: 'ecb', baseUrl: e.ECB_RATES_URL, timeoutMs: e.ECB_TIMEOUT_MS } as const)
@@ -232,15 +251,130 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
 }
 
 /** SELLER_COUNTRY, else the country of the seller's VAT ID prefix (Greece's EL is GR; an OSS 'EU…' number is none). */
-function sellerCountryOf(e: z.infer<typeof EnvSchema>): string | null {
+function sellerCountryOf(e: Env, vatId: string | null): string | null {
   if (e.SELLER_COUNTRY) return e.SELLER_COUNTRY.toUpperCase();
-  const prefix = e.SELLER_VAT_ID?.slice(0, 2).toUpperCase();
+  const prefix = vatId?.slice(0, 2).toUpperCase();
   if (!prefix || prefix === 'EU') return null;
   return prefix === 'EL' ? 'GR' : prefix;
 }
 
+type Env = z.infer<typeof EnvSchema>;
+type PaymentsConfig = ReturnType<typeof paymentsConfig>;
+type WalletConfig = ReturnType<typeof walletConfig>;
+
+const OR_SANDBOX =
+  'SANDBOX_INTEGRATIONS: or set SANDBOX_INTEGRATIONS=true to run a demo on the sandboxes (no real money; every page says so)';
+
+/**
+ * Issue 19: what production refuses to start without, one line per variable to set. An integration that would run on
+ * a sandbox (the portal's own, or the provider's test mode) lets anyone upgrade for free, so each is a problem unless
+ * the operator opted in with SANDBOX_INTEGRATIONS=true. Invoices need the seller's identity in every case.
+ */
+function productionProblems(e: Env, payments: PaymentsConfig, wallet: WalletConfig): string[] {
+  const problems: string[] = [];
+  if (!e.SANDBOX_INTEGRATIONS) {
+    if (payments.kind === 'sandbox') {
+      problems.push(
+        'STRIPE_SECRET_KEY: production takes card payments with Stripe: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET',
+      );
+    } else if (!payments.secretKey.includes('_live_')) {
+      problems.push(
+        "STRIPE_SECRET_KEY: test-mode keys take no real money (Stripe's test cards pay): set live keys (sk_live_…, pk_live_…)",
+      );
+    }
+    if (wallet.kind === 'sandbox') {
+      problems.push(
+        'PAYPAL_CLIENT_ID: production takes PayPal payments with PayPal: set PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_WEBHOOK_ID and PAYPAL_ENV=live',
+      );
+    } else if (wallet.environment !== 'live') {
+      problems.push("PAYPAL_ENV: PayPal's sandbox takes no real money: set PAYPAL_ENV=live (with live credentials)");
+    }
+    if (e.VIES_ADAPTER !== 'vies') {
+      problems.push('VIES_ADAPTER: production checks EU VAT numbers with the EU VIES service: set VIES_ADAPTER=vies');
+    }
+    if (!e.SMTP_URL) problems.push('SMTP_URL: production sends its emails: set SMTP_URL (smtp:// or smtps://)');
+    if (e.EXCHANGE_RATES_ADAPTER !== 'ecb') {
+      problems.push(
+        "EXCHANGE_RATES_ADAPTER: EU invoices show their VAT in EUR at the ECB's reference rate: set EXCHANGE_RATES_ADAPTER=ecb",
+      );
+    }
+    if (problems.length > 0) problems.push(OR_SANDBOX);
+  }
+  if (!e.SELLER_NAME) problems.push("SELLER_NAME: invoices need the seller's legal name: set SELLER_NAME");
+  if (sellerAddressLines(e).length === 0) {
+    problems.push("SELLER_ADDRESS: invoices need the seller's address: set SELLER_ADDRESS (lines separated by '|')");
+  }
+  if (!e.SELLER_VAT_ID) problems.push("SELLER_VAT_ID: invoices need the seller's VAT ID: set SELLER_VAT_ID");
+  else if (!sellerCountryOf(e, e.SELLER_VAT_ID.toUpperCase())) {
+    problems.push(
+      "SELLER_COUNTRY: the seller's country decides domestic VAT and is printed on invoices: set SELLER_COUNTRY (e.g. IE)",
+    );
+  }
+  return problems;
+}
+
+/**
+ * The seller invoices name. Outside production an unset value is the demo seller's (a realistic, invented UK company:
+ * its GB number is never sent to VIES as the requester); production requires all three (productionProblems).
+ */
+export const DEMO_SELLER = {
+  name: 'Keyport Themes Ltd',
+  address: ['1 Sandbox Street', 'London EC1A 1BB'],
+  vatId: 'GB123456789',
+} as const;
+
+function sellerAddressLines(e: Env): string[] {
+  return (e.SELLER_ADDRESS ?? '')
+    .split('|')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
+function sellerConfig(e: Env): { name: string; address: string[]; vatId: string | null } {
+  const address = sellerAddressLines(e);
+  return {
+    name: e.SELLER_NAME ?? DEMO_SELLER.name,
+    address: address.length > 0 ? address : [...DEMO_SELLER.address],
+    vatId: e.SELLER_VAT_ID ? e.SELLER_VAT_ID.toUpperCase() : DEMO_SELLER.vatId,
+  };
+}
+
+/**
+ * What runs on a sandbox. `noRealMoney`: card payments or PayPal cannot take real money (the portal's sandboxes, or
+ * the providers' test modes); the web app then shows its "Sandbox — no real money" banner on every page.
+ */
+function sandboxSummary(e: Env, payments: PaymentsConfig, wallet: WalletConfig) {
+  const integrations = [
+    ...(payments.kind === 'sandbox' ? ['card payments'] : []),
+    ...(wallet.kind === 'sandbox' ? ['PayPal'] : []),
+    ...(e.VIES_ADAPTER === 'vies' ? [] : ['VIES']),
+    ...(e.SMTP_URL ? [] : ['email']),
+    ...(e.EXCHANGE_RATES_ADAPTER === 'ecb' ? [] : ['exchange rates']),
+  ];
+  const liveCards = payments.kind === 'stripe' && payments.secretKey.includes('_live_');
+  const livePaypal = wallet.kind === 'paypal' && wallet.environment === 'live';
+  return { optedIn: e.SANDBOX_INTEGRATIONS, integrations, noRealMoney: !liveCards || !livePaypal };
+}
+
+/**
+ * What the start log says about the integrations, beyond errors (server.ts logs each line as a warning): production
+ * running on sandboxes by the operator's choice, and analytics that are off.
+ */
+export function startNotices(config: Config): string[] {
+  const notices: string[] = [];
+  if (config.env === 'production' && config.sandbox.integrations.length > 0) {
+    notices.push(
+      `SANDBOX_INTEGRATIONS=true: ${config.sandbox.integrations.join(', ')} run on their sandboxes; no real money is taken, and every page says so`,
+    );
+  }
+  if (config.analytics.provider.kind === 'off') {
+    notices.push('Analytics are off: KLAVIYO_PRIVATE_KEY is not set');
+  }
+  return notices;
+}
+
 /** Where release zips live: an S3-compatible bucket when S3_BUCKET is set, else DATA_DIR/releases. */
-function storageConfig(e: z.infer<typeof EnvSchema>, dataDir: string) {
+function storageConfig(e: Env, dataDir: string) {
   if (!e.S3_BUCKET) return { kind: 'local', dir: path.join(dataDir, 'releases') } as const;
   if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError(
@@ -265,7 +399,7 @@ function storageConfig(e: z.infer<typeof EnvSchema>, dataDir: string) {
  * Card payments: Stripe when STRIPE_SECRET_KEY is set (then the publishable key and the webhook secret are required:
  * without the secret no payment could ever be confirmed by a webhook), else the offline sandbox.
  */
-function paymentsConfig(e: z.infer<typeof EnvSchema>) {
+function paymentsConfig(e: Env) {
   if (!e.STRIPE_SECRET_KEY) {
     if (e.STRIPE_PUBLISHABLE_KEY || e.STRIPE_WEBHOOK_SECRET) {
       throw new ConfigError(
@@ -302,7 +436,7 @@ function paymentsConfig(e: z.infer<typeof EnvSchema>) {
  * The wallet: PayPal when PAYPAL_CLIENT_ID is set (then its secret and the webhook id are required: without the id no
  * webhook could be verified), else the offline sandbox wallet.
  */
-function walletConfig(e: z.infer<typeof EnvSchema>) {
+function walletConfig(e: Env) {
   if (!e.PAYPAL_CLIENT_ID) {
     if (e.PAYPAL_CLIENT_SECRET || e.PAYPAL_WEBHOOK_ID) {
       throw new ConfigError(

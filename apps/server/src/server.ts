@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import pino from 'pino';
 import { buildApp } from './app';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, startNotices, type Config } from './config';
 import { DataDirLockedError, openDatabase } from './db/client';
 import { seedDemoData } from './db/seed';
 import { DEMO_ACCOUNTS, UNCLAIMED_KEYS } from './db/seed-data';
@@ -40,6 +40,8 @@ async function serve(config: Config, options: { seed: boolean }) {
   // of two blocking writes per request (docs/performance.md). Flushed when the server stops.
   const logDestination = pino.destination({ dest: 1, sync: false });
   const app = await buildApp(config, { db: database.db, logDestination });
+  // Production on sandboxes (SANDBOX_INTEGRATIONS=true) and analytics that are off are said at every start.
+  for (const notice of startNotices(config)) app.log.warn(notice);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -104,7 +104,7 @@ export function createServices(
     adapters.email ??
     (config.email.smtpUrl
       ? createSmtpEmailAdapter(config.email.smtpUrl, config.email.from)
-      : createLogEmailAdapter(log));
+      : createLogEmailAdapter(log, { mask: config.email.maskLoggedEmails }));
   const outbox = createOutbox(db, email, log);
   // Rate-limit windows, session revocations and check-in counts: in Redis when REDIS_URL is set (ADR 032).
   const sharedState = createSharedState(config.sharedState, log);
@@ -230,11 +230,12 @@ export function createServices(
   const analyticsSandbox = config.analytics.provider.kind === 'sandbox' ? createSandboxAnalyticsAdapter(db) : null;
   const analytics = createAnalyticsService({
     db,
+    // null: analytics are off (production without KLAVIYO_PRIVATE_KEY): nothing is recorded.
     port:
       adapters.analytics ??
       (config.analytics.provider.kind === 'klaviyo'
         ? createKlaviyoAdapter(config.analytics.provider)
-        : analyticsSandbox!),
+        : analyticsSandbox),
     log,
     resolveEmail: async (userId) => (await auth.loadUser(userId)).email,
     trackLimit: limits.analyticsByUser,

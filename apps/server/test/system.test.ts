@@ -79,6 +79,8 @@ describe('system routes and bad input', () => {
         sellStoreFormUrl: 'https://example.com/sell-your-store',
         setupGuideVideoUrl: null,
       },
+      // The sandboxes (no STRIPE_*/PAYPAL_*): the web app shows its "Sandbox — no real money" banner.
+      sandbox: true,
     });
   });
 

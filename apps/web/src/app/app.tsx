@@ -5,6 +5,7 @@ import { Toaster } from 'sonner';
 import { onUnauthorized } from '../lib/api-client';
 import { createQueryClient } from '../lib/query-client';
 import { createRouter } from './router';
+import { SandboxBanner } from './sandbox-banner';
 import { paths, loginPath } from '../lib/paths';
 
 export function App() {
@@ -25,6 +26,7 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
+      <SandboxBanner />
       <Toaster position="top-center" richColors closeButton />
     </QueryClientProvider>
   );

@@ -27,7 +27,7 @@ const sentBody = (call = 0) => JSON.parse(String((fetchMock.mock.calls[call]![1]
 
 describe('track', () => {
   it('posts the event with keepalive and the session token, and returns nothing to await', async () => {
-    const result = track('Selected Upgrade', { upgrade_to: 'PRO' }, { uniqueId: 'sel-1', value: 320 });
+    const result = track('Selected Upgrade', { upgrade_to: 'PRO' }, { uniqueId: 'sel-1' });
     expect(result).toBeUndefined();
     expect(fetchMock).toHaveBeenCalledTimes(1);
     const [url, init] = fetchMock.mock.calls[0]! as [string, RequestInit];
@@ -37,11 +37,26 @@ describe('track', () => {
     expect(sentBody()).toEqual({
       eventName: 'Selected Upgrade',
       properties: { upgrade_to: 'PRO' },
-      value: 320,
       unique_id: 'sel-1',
     });
     await settle();
     expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('never sends money fields (issue 19: the server drops them; amounts come from its own purchase events)', () => {
+    track('Started Upgrade Checkout', {
+      upgrade_to: 'PRO',
+      payment_method: 'card',
+      price: 320,
+      total: 380.8,
+      tax: 60.8,
+    });
+    identify({ firstName: 'Ada', properties: { plan: 'PRO', lifetime_value: 999 } });
+    expect(sentBody(0)).toEqual({
+      eventName: 'Started Upgrade Checkout',
+      properties: { upgrade_to: 'PRO', payment_method: 'card' },
+    });
+    expect(sentBody(1)).toEqual({ firstName: 'Ada', properties: { plan: 'PRO' } });
   });
 
   it('never throws and only warns: a rejected fetch, an error answer, a fetch that throws at once', async () => {

@@ -1,24 +1,21 @@
 import { useEffect } from 'react';
 import {
-  ANALYTICS_EVENT_IDS,
   identifyAnalyticsProfile,
   trackAnalyticsEvent,
-  type AnalyticsEventName,
+  withoutMoneyProperties,
   type AnalyticsProperties,
+  type BrowserAnalyticsEventName,
 } from '@keyport/shared/contracts/analytics';
 import { getSessionToken } from './session-token';
 
-export type { AnalyticsEventName, AnalyticsProperties };
-export { ANALYTICS_EVENT_IDS };
+export type { AnalyticsProperties, BrowserAnalyticsEventName };
 
 /** sessionStorage: set once Active on Site was sent in this browser session (a tab and its reloads). */
 export const ACTIVE_ON_SITE_SESSION_KEY = 'keyport.analytics.activeOnSite';
 
 export interface TrackOptions {
-  /** Shared with the server's copy of the same event (e.g. `upgrade-order-42`) so the provider counts it once. */
+  /** The provider counts an event sent twice with one id once. */
   uniqueId?: string;
-  /** The event's monetary value in dollars (Klaviyo's `value`). */
-  value?: number;
 }
 
 export interface AnalyticsProfile {
@@ -55,16 +52,19 @@ function send(method: 'POST' | 'PUT', body: object): void {
   }
 }
 
-/** Records a §3 analytics event on the signed-in person's profile. Never throws, returns nothing to await. */
+/**
+ * Records one of §3's browser events on the signed-in person's profile. Never throws, returns nothing to await.
+ * Issue 19: purchases and redemptions are the server's events (from settled orders), and amounts reach the provider
+ * only through them: the server refuses the first and drops the second, so neither is sent.
+ */
 export function track(
-  eventName: AnalyticsEventName,
+  eventName: BrowserAnalyticsEventName,
   properties: AnalyticsProperties = {},
   options: TrackOptions = {},
 ): void {
   send('POST', {
     eventName,
-    properties,
-    ...(options.value !== undefined && Number.isFinite(options.value) ? { value: options.value } : {}),
+    properties: withoutMoneyProperties(properties),
     ...(options.uniqueId ? { unique_id: options.uniqueId } : {}),
   });
 }
@@ -75,7 +75,7 @@ export function identify(profile: AnalyticsProfile): void {
     ...(profile.firstName !== undefined ? { firstName: profile.firstName } : {}),
     ...(profile.lastName !== undefined ? { lastName: profile.lastName } : {}),
     ...(profile.phoneNumber ? { phoneNumber: profile.phoneNumber } : {}),
-    ...(profile.properties ? { properties: profile.properties } : {}),
+    ...(profile.properties ? { properties: withoutMoneyProperties(profile.properties) } : {}),
   });
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { defineContract } from './define';
 
-/** §3 "Analytics events": the only event names the portal records (the browser may send no other). */
+/** §3 "Analytics events": the only event names the portal records. */
 export const ANALYTICS_EVENT_NAMES = [
   'Viewed Upgrade Options',
   'Selected Upgrade',
@@ -11,6 +11,24 @@ export const ANALYTICS_EVENT_NAMES = [
   'Active on Site',
 ] as const;
 export type AnalyticsEventName = (typeof ANALYTICS_EVENT_NAMES)[number];
+
+/**
+ * Issue 19: the purchase and redemption events are the server's own, recorded from settled orders and spent tokens
+ * (with the amounts the server charged). The browser sends only §3's other events; the track route refuses these.
+ */
+export const SERVER_ONLY_ANALYTICS_EVENT_NAMES = [
+  'Completed Upgrade Purchase',
+  'Completed Upgrade Token Redemption',
+] as const satisfies readonly AnalyticsEventName[];
+
+/** The events the browser may send through POST /api/klaviyo/track. */
+export const BROWSER_ANALYTICS_EVENT_NAMES = [
+  'Viewed Upgrade Options',
+  'Selected Upgrade',
+  'Started Upgrade Checkout',
+  'Active on Site',
+] as const satisfies readonly AnalyticsEventName[];
+export type BrowserAnalyticsEventName = (typeof BROWSER_ANALYTICS_EVENT_NAMES)[number];
 
 /** At most this many properties per event or profile, each key and text value bounded (the whole body too). */
 export const MAX_ANALYTICS_PROPERTIES = 40;
@@ -31,6 +49,41 @@ export const AnalyticsPropertiesSchema = z.record(
 );
 export type AnalyticsProperties = z.infer<typeof AnalyticsPropertiesSchema>;
 
+/** The words that make a property name a money field (`price`, `order_total`, `taxRate`, `$value`, `Revenue`…). */
+const MONEY_WORDS = new Set([
+  'value',
+  'revenue',
+  'price',
+  'amount',
+  'subtotal',
+  'total',
+  'tax',
+  'vat',
+  'discount',
+  'shipping',
+  'cost',
+  'paid',
+  'refund',
+  'refunded',
+]);
+
+/** True when a property name carries money: one of its words (split at `_`, `-`, `$`, `.`, spaces, camelCase) is. */
+export function isMoneyProperty(name: string): boolean {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .some((word) => MONEY_WORDS.has(word));
+}
+
+/**
+ * A browser event's properties without its money fields: amounts come only from the server (its purchase events are
+ * built from the settled order), so a number typed into a browser call never reaches the provider's revenue.
+ */
+export function withoutMoneyProperties(properties: AnalyticsProperties): AnalyticsProperties {
+  return Object.fromEntries(Object.entries(properties).filter(([name]) => !isMoneyProperty(name)));
+}
+
 const boundedProperties = AnalyticsPropertiesSchema.check(
   z.refine(
     (properties) => Object.keys(properties).length <= MAX_ANALYTICS_PROPERTIES,
@@ -43,8 +96,8 @@ const boundedProperties = AnalyticsPropertiesSchema.check(
 );
 
 /**
- * The id the provider dedupes an event on: the browser's and the server's copies of one event send the same one
- * (e.g. `upgrade-order-42`), so it is counted once.
+ * The id the provider dedupes an event on (the server's events use `ANALYTICS_EVENT_IDS`; a browser call sent twice
+ * with one id is counted once).
  */
 export const AnalyticsUniqueIdSchema = z
   .string()
@@ -55,7 +108,11 @@ const ignoredEmail = z.optional(z.nullable(z.string().check(z.maxLength(320))));
 
 const queued = z.object({ queued: z.literal(true) });
 
-/** §7 POST /api/klaviyo/track: one event of the caller's, delivered after the answer (202), never blocking. */
+/**
+ * §7 POST /api/klaviyo/track: one event of the caller's, delivered after the answer (202), never blocking. Only the
+ * browser's events (not the purchase and redemption events: the server records those); `value` is accepted for §7's
+ * shape and ignored, and money properties are dropped (issue 19). Rate limited per user with the PUT.
+ */
 export const trackAnalyticsEvent = defineContract({
   operationId: 'trackAnalyticsEvent',
   method: 'POST',
@@ -66,8 +123,12 @@ export const trackAnalyticsEvent = defineContract({
   status: 202,
   body: z.object({
     email: ignoredEmail,
-    eventName: z.enum(ANALYTICS_EVENT_NAMES, 'eventName: not an analytics event of the portal'),
+    eventName: z.enum(
+      BROWSER_ANALYTICS_EVENT_NAMES,
+      'eventName: not an event the browser may send (purchases and redemptions are recorded by the server)',
+    ),
     properties: z.optional(boundedProperties),
+    /** Accepted and ignored: an event's value (revenue) comes only from the server's own events. */
     value: z.optional(
       z.nullable(z.number().check(z.minimum(0), z.maximum(1_000_000), z.refine(Number.isFinite, 'value: a number'))),
     ),

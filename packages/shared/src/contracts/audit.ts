@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { defineContract } from './define';
+import { idString, isIdText } from './ids';
 
 export const AUDIT_ACTOR_TYPES = ['user', 'staff', 'system', 'provider'] as const;
 
@@ -20,11 +21,14 @@ export const AuditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
-const id = (message: string) => z.string().check(z.regex(/^\d{1,10}$/, message));
-
 /** A person by email, or a user id. */
 const emailOrId = (message: string) =>
-  z.string().check(z.trim(), z.toLowerCase(), z.regex(/^(\d{1,10}|[^\s@]{1,64}@[^\s@]{1,189})$/, message));
+  z.string().check(
+    z.trim(),
+    z.toLowerCase(),
+    z.regex(/^([1-9]\d{0,9}|[^\s@]{1,64}@[^\s@]{1,189})$/, message),
+    z.refine((value) => value.includes('@') || isIdText(value), message),
+  );
 
 /**
  * The audit log, newest first (staff only), one page at a time: `before_id` is the cursor (the answer's
@@ -43,13 +47,13 @@ export const listAuditLog = defineContract({
     actor: z.optional(z.string().check(z.trim(), z.toLowerCase(), z.regex(/^[^\s]{1,254}$/, 'Invalid actor'))),
     /** The customer concerned, by email or user id. */
     customer: z.optional(emailOrId('Enter a customer email or id')),
-    customer_user_id: z.optional(id('Invalid customer')),
+    customer_user_id: z.optional(idString('Invalid customer')),
     /** A license key by id: entries whose object is that key. */
-    key: z.optional(id('Enter a key id')),
+    key: z.optional(idString('Enter a key id')),
     action: z.optional(z.string().check(z.regex(/^[a-z_]{1,40}\.[a-z_]{1,40}$/, 'Invalid action'))),
     object_type: z.optional(z.string().check(z.regex(/^[a-z_]{1,40}$/, 'Invalid object type'))),
     object_id: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'Invalid object id'))),
-    before_id: z.optional(id('Invalid cursor')),
+    before_id: z.optional(idString('Invalid cursor')),
     /** 1–500, 100 by default. */
     limit: z.optional(z.string().check(z.regex(/^\d{1,3}$/, 'Invalid limit'))),
   }),

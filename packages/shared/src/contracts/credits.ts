@@ -3,6 +3,7 @@ import { BillingSchema, OrderQuoteSchema } from './payments';
 import { defineContract } from './define';
 import { StaffReasonSchema } from './staff';
 import { KeySchema } from './keys';
+import { idNumber, idString } from './ids';
 
 /**
  * Credits (spec §1, §3, §5, §7; issue 11). Credits are money: the balance never goes below zero (the database
@@ -112,7 +113,7 @@ export const redeemCredits = defineContract({
   summary: 'Buy a license with credits',
   tags: ['credits'],
   access: 'user',
-  body: z.object({ redeem_product_id: z.int().check(z.positive('Choose a license')) }),
+  body: z.object({ redeem_product_id: idNumber('Choose a license') }),
   response: z.object({ error: z.null(), key: KeySchema, balance: z.int() }),
 });
 
@@ -200,7 +201,7 @@ export const getCreditPacks = defineContract({
   response: z.object({ packs: z.array(CreditPackSchema) }),
 });
 
-const packId = z.int().check(z.positive('Choose a credit pack'));
+const packId = idNumber('Choose a credit pack');
 
 /**
  * Start paying for a credit pack by card (team members only): the same order table, VAT rules and fulfilment as an
@@ -247,7 +248,7 @@ export const createCreditPackPaypalOrder = defineContract({
 
 // ---- Staff ----
 
-const idParams = z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid id')) });
+const idParams = z.object({ id: idString('Invalid id') });
 
 /**
  * Grant (amount > 0) or remove (amount < 0) credits by hand, with a reason: the audit row's reason and the ledger
@@ -446,7 +447,7 @@ export const staffListReports = defineContract({
   access: 'staff',
   query: z.object({
     status: z.optional(StoreReportStatusSchema),
-    cursor: z.optional(z.string().check(z.regex(/^\d{1,10}$/, 'Invalid cursor'))),
+    cursor: z.optional(idString('Invalid cursor')),
     limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100))),
   }),
   response: z.object({ reports: z.array(StaffStoreReportSchema), next_cursor: z.nullable(z.string()) }),

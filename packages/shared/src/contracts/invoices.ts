@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { defineContract } from './define';
+import { idString } from './ids';
 
 export const INVOICE_KINDS = ['invoice', 'credit_note'] as const;
 export type InvoiceKind = (typeof INVOICE_KINDS)[number];
@@ -53,5 +54,5 @@ export const getInvoicePdf = defineContract({
   tags: ['invoices'],
   access: 'user',
   produces: 'application/pdf',
-  params: z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid invoice')) }),
+  params: z.object({ id: idString('Invalid invoice') }),
 });

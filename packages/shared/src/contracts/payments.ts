@@ -3,6 +3,7 @@ import { TIERS } from '../domain/tiers';
 import { defineContract } from './define';
 import { KeySchema } from './keys';
 import { StaffCursorSchema, StaffPageLimitSchema, StaffReasonSchema, StaffSortOrderSchema } from './staff';
+import { idString } from './ids';
 
 /** §7 GET /stripe/config: what the browser needs to load the card form (no auth). */
 export const getStripeConfig = defineContract({
@@ -141,7 +142,7 @@ export const getOrderReceipt = defineContract({
   tags: ['payments'],
   access: 'user',
   produces: 'application/pdf',
-  params: z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid order')) }),
+  params: z.object({ id: idString('Invalid order') }),
 });
 
 /** Issue 12: how a staff member filters orders by the way they were paid (card: Stripe or its sandbox; PayPal: either). */
@@ -189,7 +190,8 @@ export const staffListOrders = defineContract({
   operationId: 'staffListOrders',
   method: 'GET',
   path: '/staff/orders',
-  summary: 'Card and PayPal orders, newest first (or oldest with order=asc), with provider ids and VAT evidence (staff only)',
+  summary:
+    'Card and PayPal orders, newest first (or oldest with order=asc), with provider ids and VAT evidence (staff only)',
   tags: ['staff'],
   access: 'staff',
   query: z.object({
@@ -214,7 +216,7 @@ export const staffRefundOrder = defineContract({
   tags: ['staff'],
   access: 'staff',
   status: 202,
-  params: z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid id')) }),
+  params: z.object({ id: idString('Invalid id') }),
   body: z.object({ reason: StaffReasonSchema }),
   response: z.object({ order: StaffOrderSchema }),
 });

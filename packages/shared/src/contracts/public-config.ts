@@ -11,6 +11,11 @@ export const PublicConfigSchema = z.object({
     /** null when no setup-guide video is configured: the web shows no player. */
     setupGuideVideoUrl: z.nullable(z.string()),
   }),
+  /**
+   * True while card payments or PayPal cannot take real money (the portal's sandboxes or the providers' test modes:
+   * development, or production with SANDBOX_INTEGRATIONS=true): every page shows "Sandbox — no real money".
+   */
+  sandbox: z.boolean(),
 });
 export type PublicConfig = z.infer<typeof PublicConfigSchema>;
 
@@ -18,7 +23,7 @@ export const getPublicConfig = defineContract({
   operationId: 'getPublicConfig',
   method: 'GET',
   path: '/config',
-  summary: 'Public configuration: external links',
+  summary: 'Public configuration: external links, and whether the portal runs on sandboxes',
   tags: ['system'],
   access: 'public',
   response: PublicConfigSchema,

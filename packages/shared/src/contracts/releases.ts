@@ -3,6 +3,7 @@ import { globalRegistry } from 'zod/v4/core';
 import { TIERS } from '../domain/tiers';
 import { defineContract } from './define';
 import { StaffReasonSchema } from './staff';
+import { idString } from './ids';
 
 const url = z.string().check(z.minLength(1, 'Download link not available.'), z.maxLength(2048, 'The link is too long'));
 
@@ -65,10 +66,10 @@ export const downloadRelease = defineContract({
   summary: 'The release zip behind a signed, short-lived link',
   tags: ['releases'],
   access: 'public',
-  params: z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid release')) }),
+  params: z.object({ id: idString('Invalid release') }),
   query: z.object({
-    key: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid link')),
-    user: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid link')),
+    key: idString('Invalid link'),
+    user: idString('Invalid link'),
     expires: z.string().check(z.regex(/^\d{1,13}$/, 'Invalid link')),
     sig: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid link')),
   }),
@@ -105,7 +106,7 @@ export const uploadRelease = defineContract({
   response: z.object({ release: ReleaseSchema }),
 });
 
-const ReleaseIdParams = z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid release')) });
+const ReleaseIdParams = z.object({ id: idString('Invalid release') });
 
 /** A release as the staff console lists it. `stores`: keys whose newest download or covered check-in is this release. */
 export const StaffReleaseSchema = z.extend(ReleaseSchema, {

@@ -5,13 +5,14 @@ import { defineContract } from './define';
 import { InvoiceSummarySchema } from './invoices';
 import { StaffReasonSchema } from './staff';
 import { ThemeUpgradeRunSchema } from './theme-upgrades';
+import { idString } from './ids';
 
 /**
  * Issue 12, "Keys and customers": staff search customers by email, license key or store domain, open a customer's
  * page, and act on their keys and credits (each action with a reason, one audit row). ADR 027.
  */
 
-const idParam = z.string().check(z.regex(/^\d{1,10}$/, 'Invalid id'));
+const idParam = idString('Invalid id');
 
 /** A customer in the search results: who, and how much they hold. */
 export const StaffCustomerSummarySchema = z.object({
@@ -41,7 +42,7 @@ export const listStaffCustomers = defineContract({
   access: 'staff',
   query: z.object({
     q: z.optional(z.string().check(z.trim(), z.maxLength(254, 'The search is at most 254 characters'))),
-    cursor: z.optional(z.string().check(z.regex(/^\d{1,10}$/, 'Invalid cursor'))),
+    cursor: z.optional(idString('Invalid cursor')),
   }),
   response: z.object({ customers: z.array(StaffCustomerSummarySchema), next_cursor: z.nullable(z.string()) }),
 });

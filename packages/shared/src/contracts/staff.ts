@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { TIERS } from '../domain/tiers';
 import { defineContract } from './define';
+import { idString } from './ids';
 
 /**
  * Issue 12: every staff write asks for a reason, recorded in the audit log with the actor. Add `reason: StaffReason`
@@ -11,7 +12,7 @@ export const StaffReasonSchema = z
   .check(z.trim(), z.minLength(3, 'Give a reason (at least 3 characters)'), z.maxLength(500, 'At most 500 characters'));
 
 /** A staff list's cursor: the last id of the page before (lists are newest first). */
-export const StaffCursorSchema = z.optional(z.string().check(z.regex(/^\d{1,10}$/, 'Invalid cursor')));
+export const StaffCursorSchema = z.optional(idString('Invalid cursor'));
 
 /**
  * The order of a staff list by creation (its id): newest first unless `asc`. The cursor is the last id seen, so

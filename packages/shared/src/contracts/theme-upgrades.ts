@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { globalRegistry } from 'zod/v4/core';
 import { TIERS } from '../domain/tiers';
 import { defineContract } from './define';
+import { idString } from './ids';
 
 /** §3 Upgradable key: upgrade_status is one of these two texts. */
 export const UPGRADE_STATUSES = ['Lite to Regular', 'Regular to Pro'] as const;
@@ -85,7 +86,7 @@ export const ThemeUpgradeRunSchema = z.object({
 export type ThemeUpgradeRun = z.infer<typeof ThemeUpgradeRunSchema>;
 
 const keyField = z.string().check(z.trim(), z.minLength(1, 'key is required'), z.maxLength(100));
-const runIdParams = z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid upgrade run')) });
+const runIdParams = z.object({ id: idString('Invalid upgrade run') });
 
 /**
  * The page's "before anything happens" view: source and target license, edition and the version of each. The source

@@ -3,6 +3,7 @@ import { TIERS } from '../domain/tiers';
 import { defineContract } from './define';
 import { KeySchema } from './keys';
 import { StaffCursorSchema, StaffPageLimitSchema, StaffReasonSchema, StaffSortOrderSchema } from './staff';
+import { idString } from './ids';
 
 /** LITE_TO_REGULAR, REGULAR_TO_PRO, LITE_TO_PRO (packages/shared/src/domain/upgrade-paths.ts). */
 export const UpgradePathSchema = z.enum(['LITE_TO_REGULAR', 'REGULAR_TO_PRO', 'LITE_TO_PRO']);
@@ -227,7 +228,7 @@ export const staffRevokeUpgradeToken = defineContract({
   summary: 'Revoke an unused upgrade token (staff only)',
   tags: ['staff'],
   access: 'staff',
-  params: z.object({ id: z.string().check(z.regex(/^\d{1,10}$/, 'Invalid id')) }),
+  params: z.object({ id: idString('Invalid id') }),
   body: z.object({ reason: StaffReasonSchema }),
   response: z.object({ token: StaffUpgradeTokenSchema }),
 });

@@ -6,18 +6,22 @@ export async function analyticsRoutes(app: FastifyInstance) {
   const { analytics, analyticsSandbox } = app.services;
 
   // Answered at once: the event waits in the outbox, a dead provider never delays or fails the person's request.
+  // Issue 19: the contract admits only the browser's events; their money fields and `value` are dropped here (amounts
+  // reach the provider only in the server's own purchase events, built from settled orders).
   registerRoute(app, contracts.trackAnalyticsEvent, async ({ user, body }) => {
     await analytics.track(user, {
       eventName: body.eventName,
-      properties: body.properties,
-      value: body.value,
+      properties: contracts.withoutMoneyProperties(body.properties ?? {}),
       uniqueId: body.unique_id,
     });
     return { queued: true as const };
   });
 
   registerRoute(app, contracts.identifyAnalyticsProfile, async ({ user, body }) => {
-    await analytics.identify(user, body);
+    await analytics.identify(user, {
+      ...body,
+      ...(body.properties ? { properties: contracts.withoutMoneyProperties(body.properties) } : {}),
+    });
     return { queued: true as const };
   });
 

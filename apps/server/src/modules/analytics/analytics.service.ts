@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AnalyticsEventName, AnalyticsProperties } from '@keyport/shared/contracts/analytics';
+import type { AnalyticsProperties, BrowserAnalyticsEventName } from '@keyport/shared/contracts/analytics';
 import type { Db, DbOrTx } from '../../db/client';
 import type { RateLimiter } from '../../http/rate-limit';
 import { AnalyticsDeliveryError, type AnalyticsPort } from '../../integrations/analytics/port';
@@ -40,7 +40,8 @@ export const DEFAULT_DELIVERY: DeliverySettings = {
 
 export interface AnalyticsServiceDeps {
   db: Db;
-  port: AnalyticsPort;
+  /** null: analytics are off (production without a provider key): nothing is written, nothing is delivered. */
+  port: AnalyticsPort | null;
   log: FastifyBaseLogger;
   /** The account's email for the server's own events (read when delivering, after commit). */
   resolveEmail: (userId: number) => Promise<string | null>;
@@ -76,6 +77,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
   let timer: NodeJS.Timeout | null = null;
 
   async function enqueue(tx: DbOrTx, event: ServerEvent & { email?: string | null }): Promise<boolean> {
+    if (!port) return false;
     const at = now();
     return repo.insertItem(tx, {
       userId: event.userId,
@@ -90,6 +92,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
   }
 
   async function deliverRow(row: repo.OutboxRow): Promise<void> {
+    if (!port) return;
     try {
       const email = row.email ?? (await resolveEmail(row.userId));
       if (!email) throw new AnalyticsDeliveryError('the account has no email address', false);
@@ -168,18 +171,20 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
   }
 
   return {
-    adapter: port.name,
+    adapter: port?.name ?? 'off',
     enqueue,
     deliverDue,
     deliverSoon,
 
-    /** §7 POST /api/klaviyo/track: on the caller's own profile, whatever email the body names. */
+    /**
+     * §7 POST /api/klaviyo/track: on the caller's own profile, whatever email the body names. Only the browser's
+     * events, without a value (issue 19: purchase events and amounts come only from the server).
+     */
     async track(
       caller: Caller,
       input: {
-        eventName: AnalyticsEventName;
+        eventName: BrowserAnalyticsEventName;
         properties?: AnalyticsProperties;
-        value?: number | null;
         uniqueId?: string;
       },
     ): Promise<void> {
@@ -190,7 +195,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
         name: input.eventName,
         uniqueId: input.uniqueId ?? randomUUID(),
         properties: input.properties ?? {},
-        value: input.value ?? null,
+        value: null,
       });
       deliverSoon();
     },
@@ -206,6 +211,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       },
     ): Promise<void> {
       await trackLimit.hit(`analytics:${caller.id}`);
+      if (!port) return;
       const at = now();
       await repo.insertItem(db, {
         userId: caller.id,
@@ -238,7 +244,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
 
     /** Starts the timer (unref'd: it never keeps the process alive). */
     start(): void {
-      if (timer || stopped) return;
+      if (timer || stopped || !port) return;
       timer = setInterval(deliverSoon, settings.pollMs);
       timer.unref();
       deliverSoon();

@@ -25,13 +25,8 @@ import { UpgradeOptionCards } from './upgrade-option-cards';
 import { UpgradeSuccess } from './upgrade-success';
 import { usePurchaseForm } from './use-purchase-form';
 import { queryKeys } from '../../../lib/query-keys';
-import { ANALYTICS_EVENT_IDS, track } from '../../../lib/analytics';
-import {
-  checkoutProperties,
-  purchaseProperties,
-  upgradeOptionProperties,
-  type PaymentMethod,
-} from './upgrade-analytics';
+import { track } from '../../../lib/analytics';
+import { checkoutProperties, upgradeOptionProperties } from './upgrade-analytics';
 
 /** §8 "Upgrade flows". */
 export const UPGRADE_OPTIONS_FAILED = 'Failed to load upgrade options';
@@ -91,8 +86,7 @@ export default function UpgradeDialog({
   async function pay() {
     if (!selected || paying.current) return;
     paying.current = true;
-    const checkout = checkoutProperties(current, selected, billing, amounts, 'card');
-    track('Started Upgrade Checkout', checkout, { value: checkout.total as number | undefined });
+    track('Started Upgrade Checkout', checkoutProperties(current, selected, billing, 'card'));
     setPayment({ status: 'processing' });
     setBusy(true);
     const outcome = await payForUpgrade({
@@ -108,22 +102,19 @@ export default function UpgradeDialog({
       setPayment({ status: 'error', message: outcome.message });
       return;
     }
-    paid(selected, outcome, 'card');
+    paid(selected, outcome);
   }
 
-  /** A completed payment, by card or PayPal: the success screen, and the lists fetched again. */
-  function paid(option: UpgradeOption, outcome: { order: OrderQuote; key: Key | null }, method: PaymentMethod) {
+  /**
+   * A completed payment, by card or PayPal: the success screen, and the lists fetched again. Completed Upgrade
+   * Purchase is the server's event, recorded with the settled order (issue 19): the browser sends none.
+   */
+  function paid(option: UpgradeOption, outcome: { order: OrderQuote; key: Key | null }) {
     const { path } = option;
     const upgraded = outcome.key;
-    const { order } = outcome;
     setPayment({ status: 'succeeded' });
     setCompleted(path);
     onPurchased?.();
-    const purchase = purchaseProperties(checkoutProperties(current, option, billing, amounts, method), order);
-    track('Completed Upgrade Purchase', purchase, {
-      uniqueId: ANALYTICS_EVENT_IDS.upgradeOrder(order.id),
-      value: purchase.total as number,
-    });
     // The card shows its new tier at once; the lists are fetched again behind it.
     if (upgraded) {
       queryClient.setQueryData<Key[]>(queryKeys.keys, (keys) =>
@@ -208,16 +199,8 @@ export default function UpgradeDialog({
                 expanded={useToken}
                 onExpandedChange={setUseToken}
                 onBusyChange={setBusy}
-                onRedeemed={(redeemed) => {
-                  if (selected) {
-                    track(
-                      'Completed Upgrade Token Redemption',
-                      { ...upgradeOptionProperties(current, selected), payment_method: 'token', price: 0, total: 0 },
-                      redeemed.analytics_event_id ? { uniqueId: redeemed.analytics_event_id } : {},
-                    );
-                  }
-                  onClose();
-                }}
+                // Completed Upgrade Token Redemption is the server's event, recorded with the redemption (issue 19).
+                onRedeemed={() => onClose()}
                 disabled={busy}
               />
             </div>
@@ -239,10 +222,9 @@ export default function UpgradeDialog({
                     disabled={busy}
                     onBusyChange={setBusy}
                     onStart={() => {
-                      const checkout = checkoutProperties(current, selected, billing, amounts, 'paypal');
-                      track('Started Upgrade Checkout', checkout, { value: checkout.total as number | undefined });
+                      track('Started Upgrade Checkout', checkoutProperties(current, selected, billing, 'paypal'));
                     }}
-                    onPaid={(outcome) => paid(selected, outcome, 'paypal')}
+                    onPaid={(outcome) => paid(selected, outcome)}
                   />
                 ) : null
               }

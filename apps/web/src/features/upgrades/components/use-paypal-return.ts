@@ -2,10 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import { ANALYTICS_EVENT_IDS, track } from '../../../lib/analytics';
 import { queryKeys } from '../../../lib/query-keys';
-import type { OrderQuote } from '@keyport/shared/contracts/payments';
-import type { Key } from '@keyport/shared/contracts/keys';
 import { announceCreditsPurchase } from '../credits-checkout/announce-credits-purchase';
 import { CREDITS_CHECKOUT_MESSAGES } from '../credits-checkout/pay-for-credit-pack';
 import { capturePaypal } from '../payment/pay-with-paypal';
@@ -92,33 +89,12 @@ export function usePaypalReturn() {
         return;
       }
       if (captured.status === 'succeeded') {
+        // Completed Upgrade Purchase is the server's event, recorded with the settled order (issue 19).
         toast.success(PAYPAL_RETURN_MESSAGES.completed);
-        trackUpgradeReturn(captured.order, captured.key);
       } else toast.error(PAYPAL_RETURN_MESSAGES.failed);
       void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
       void queryClient.invalidateQueries({ queryKey: queryKeys.purchasedUpgrades });
       void queryClient.invalidateQueries({ queryKey: queryKeys.upgradeOptionsAll });
     });
   }, [present, returned, cancelled, orderId, location.key, setParams, queryClient]);
-}
-
-/** The browser's copy of the server's Completed Upgrade Purchase (same unique id: the provider counts it once). */
-function trackUpgradeReturn(order: OrderQuote, key: Key | null) {
-  const dollars = (cents: number) => cents / 100;
-  track(
-    'Completed Upgrade Purchase',
-    {
-      license_key: key?.api_key ?? null,
-      upgrade_from: order.from,
-      upgrade_to: order.to,
-      payment_method: 'paypal',
-      order_id: order.id,
-      subtotal: dollars(order.base_amount),
-      tax: dollars(order.vat_amount),
-      tax_rate: order.vat_rate,
-      total: dollars(order.total_amount),
-      currency: 'USD',
-    },
-    { uniqueId: ANALYTICS_EVENT_IDS.upgradeOrder(order.id), value: dollars(order.total_amount) },
-  );
 }
