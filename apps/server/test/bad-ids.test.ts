@@ -58,6 +58,7 @@ const SAMPLES: readonly unknown[] = [
   'DE',
   'example.myshopify.com',
   '1.0.0',
+  '2026-01-01',
   'Checking bad ids',
   'staff@example.com',
   'price_test_1',
