@@ -40,6 +40,7 @@ import { createThemeTokenSigner } from './modules/connect/theme-token';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { creditsRoutes } from './modules/credits/credits.routes';
 import { licensesRoutes } from './modules/licenses/licenses.routes';
+import { jobsRoutes } from './modules/jobs/jobs.routes';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const SPA_PATHS = /^\/(?:$|login$|signup$|forgot-password$|reset-password$|customer(?:\/|$))/;
@@ -208,6 +209,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   await app.register(analyticsRoutes);
   await app.register(creditsRoutes);
   await app.register(licensesRoutes);
+  await app.register(jobsRoutes);
 
   const webDist = resolveWebDist(config);
   if (webDist) {
@@ -224,18 +226,17 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     return reply.code(404).send({ error: `Not found: ${request.method} ${pathname}`, code: 'not_found' });
   });
 
-  // A sandbox event still on its way would find the database closed.
   app.addHook('onClose', async () => {
-    await app.services.sandboxPayments?.idle();
-    await app.services.sandboxWallet?.idle();
-    await app.services.analytics.stop();
+    // Running jobs finish (or give their claims back) before the database closes; waiting ones stay queued for the
+    // next process that starts.
+    await app.services.jobs.stop();
     // The check-ins counted since the last flush reach the database before it closes.
     await app.services.checkinFlusher.stop();
   });
   app.addHook('onReady', async () => {
     await app.services.ensureCatalogue();
-    void app.services.outbox.flush();
-    app.services.analytics.start();
+    // Emails, analytics and sandbox events left waiting by an earlier process go out now.
+    app.services.jobs.start();
     app.services.checkinFlusher.start();
   });
   return app;
