@@ -32,11 +32,7 @@ function engine(options: { clock?: boolean; stopGraceMs?: number } = {}): Jobs {
   });
 }
 
-function kind(
-  name: string,
-  handler: JobDefinition['handler'],
-  overrides: Partial<JobDefinition> = {},
-): JobDefinition {
+function kind(name: string, handler: JobDefinition['handler'], overrides: Partial<JobDefinition> = {}): JobDefinition {
   return {
     kind: name,
     what: `${name} job`,

@@ -52,7 +52,7 @@ export interface SandboxPaymentProvider extends PaymentProvider {
   refundPayment(ref: string, amount: number | RefundPaymentInput): Promise<ProviderPayment>;
   /** The card holder disputes a succeeded payment with their bank: sends `charge.dispute.created`. */
   disputePayment(ref: string, reason?: string): Promise<void>;
-  /** Resolves when no event is waiting for delivery or being delivered, retries included (tests; a drain). */
+  /** Delivers the events due now (and retries due within seconds); resolves when none is in flight (tests; a drain). */
   idle(): Promise<void>;
 }
 

@@ -54,7 +54,7 @@ export interface SandboxWalletProvider extends WalletProvider {
   ): Promise<{ order: WalletOrder; description: string; returnUrl: string; cancelUrl: string } | null>;
   /** Refunds part or all of the capture, then sends `PAYMENT.CAPTURE.REFUNDED` to the webhook route. */
   refundCapture(ref: string, cents: number): Promise<WalletOrder>;
-  /** Resolves when no event is waiting for delivery or being delivered, retries included (tests; a drain). */
+  /** Delivers the events due now (and retries due within seconds); resolves when none is in flight (tests; a drain). */
   idle(): Promise<void>;
 }
 

@@ -393,11 +393,12 @@ export function createJobs(options: JobsOptions) {
 
     /**
      * Runs every due job of `kinds` (all by default) in this process until none is due, waiting for those already
-     * running here, and the recurring jobs whose period came. With `waitForRetries`, also waits for jobs whose retry
-     * is scheduled or that another worker holds, until none of `kinds` is queued or running. Tests; a drain.
+     * running here, and the recurring jobs whose period came. With `waitForRetriesMs`, also waits (up to that long)
+     * for retries due within that time and for jobs another worker holds. Tests; a drain.
      */
-    async runUntilIdle(runOptions: { kinds?: string[]; waitForRetries?: boolean } = {}): Promise<void> {
+    async runUntilIdle(runOptions: { kinds?: string[]; waitForRetriesMs?: number } = {}): Promise<void> {
       const kinds = runOptions.kinds ?? [...definitions.keys()];
+      const waitUntil = Date.now() + (runOptions.waitForRetriesMs ?? 0);
       await runSchedules(kinds);
       for (;;) {
         if (stopped) return;
@@ -411,10 +412,10 @@ export function createJobs(options: JobsOptions) {
           await Promise.allSettled(rows.map(launch));
           continue;
         }
-        if (!runOptions.waitForRetries) return;
+        if (Date.now() >= waitUntil) return;
         const wake = await repo.nextWake(db, kinds);
-        if (!wake) return;
-        const wait = Math.min(1_000, Math.max(10, wake.getTime() - now().getTime()));
+        if (!wake || wake.getTime() - now().getTime() > waitUntil - Date.now()) return;
+        const wait = Math.min(250, Math.max(5, wake.getTime() - now().getTime()));
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
     },
