@@ -14,6 +14,7 @@ import * as systemContracts from '@keyport/shared/contracts/system';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { registerJsonCompression } from './http/compression';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './http/database-unavailable';
 import { AppError } from './http/errors';
 import { serializeError } from './http/log-serializers';
 import { RequestValidationError, validatorCompiler } from './http/validation';
@@ -120,6 +121,14 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: malformed JSON, body too large, unsupported content type.
       return reply.code(status).send({ error: error.message, code: fastifyClientErrorCode(error, status) });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // PostgreSQL restarting or out of reach: the pool reconnects on its own; the client tries again shortly.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ error: DATABASE_UNAVAILABLE, code: 'unavailable' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ error: 'Something went wrong on our side. Please try again.', code: 'internal' });
