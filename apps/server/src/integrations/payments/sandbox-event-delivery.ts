@@ -43,7 +43,8 @@ export function createSandboxEventDelivery({ jobs, kind, attempt, retry, what }:
     what,
     maxAttempts,
     backoff,
-    leaseMs: 60_000,
+    // One webhook call through the app itself: seconds at most. A worker that dies with it frees it soon.
+    leaseMs: 15_000,
     describe: (payload) => `${payload.type} (${payload.eventId})`,
     logContext: (payload) => ({ eventId: payload.eventId, type: payload.type }),
     async handler(payload) {
