@@ -339,6 +339,9 @@ export function createJobs(options: JobsOptions) {
     /** This process's worker name (in `locked_by`). */
     workerId,
 
+    /** The engine's clock: what `run_at` is compared with. */
+    now,
+
     /** Adds a kind (at composition, before `start`). */
     register<P extends Record<string, unknown>>(definition: JobDefinition<P>): void {
       if (definitions.has(definition.kind)) throw new Error(`Job kind "${definition.kind}" is registered twice`);

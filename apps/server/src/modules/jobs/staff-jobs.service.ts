@@ -14,12 +14,10 @@ const DEFAULT_PAGE = 50;
  */
 export function createStaffJobsService(deps: {
   db: Db;
-  jobs: Pick<Jobs, 'describe' | 'maxAttemptsOf' | 'nudge'>;
+  jobs: Pick<Jobs, 'describe' | 'maxAttemptsOf' | 'nudge' | 'now'>;
   audit: Pick<AuditService, 'record'>;
-  now?: () => Date;
 }) {
   const { db, jobs, audit } = deps;
-  const now = deps.now ?? (() => new Date());
 
   const toStaffJob = (row: repo.JobRow): StaffJob => ({
     id: row.id,
@@ -53,7 +51,8 @@ export function createStaffJobsService(deps: {
     /** POST /staff/jobs/:id/retry: a dead job from its first attempt again; 404 unknown, 409 not dead. */
     async retry(staffId: number, id: number, reason: string): Promise<StaffJob> {
       const retried = await db.transaction(async (tx) => {
-        const row = await repo.requeueDead(tx, id, now());
+        // Due now by the engine's clock (the one its workers compare `run_at` with).
+        const row = await repo.requeueDead(tx, id, jobs.now());
         if (!row) return null;
         await audit.record(tx, {
           actor: { type: 'staff', id: staffId },

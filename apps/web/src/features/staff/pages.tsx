@@ -1,5 +1,6 @@
 import {
   Flag,
+  ListRestart,
   Megaphone,
   Radar,
   Package,
@@ -109,5 +110,13 @@ export const staffPages: StaffPage[] = [
     label: 'Sightings',
     icon: Radar,
     component: page(() => import('./sightings/sightings-page'), 'SightingsPage'),
+  },
+
+  // Jobs (h-jobs)
+  {
+    path: staffPaths.jobs,
+    label: 'Jobs',
+    icon: ListRestart,
+    component: page(() => import('./jobs/jobs-page'), 'JobsPage'),
   },
 ];

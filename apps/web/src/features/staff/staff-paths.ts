@@ -14,6 +14,7 @@ export const staffPaths = {
   releases: '/staff/releases',
   reports: '/staff/reports',
   sightings: '/staff/sightings',
+  jobs: '/staff/jobs',
 } as const;
 
 /** A console path as the route tree under `/staff/*` matches it: `/staff/audit-log` → `audit-log`. */
