@@ -66,8 +66,12 @@ export interface OpenDatabaseOptions {
   onConnectionLost?: (error: Error) => void;
 }
 
-/** How long a request waits for a new connection before it fails (answered 503): PostgreSQL away must not hang it. */
-const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * How long a query waits for a connection (a free one of the pool, or a new one) before it fails with a 503: a
+ * PostgreSQL that does not answer at all must not hang requests for the minutes a TCP connect can take. Generous,
+ * because the same wait covers a burst queueing for the pool's 10 connections.
+ */
+const CONNECT_TIMEOUT_MS = 30_000;
 
 /**
  * Opens the database and applies the migrations. PGlite with a data directory takes a lock file first:

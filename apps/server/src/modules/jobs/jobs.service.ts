@@ -130,6 +130,8 @@ export function createJobs(options: JobsOptions) {
   const definitions = new Map<string, JobDefinition<any>>();
   const schedules = new Map<string, Schedule>();
   const running = new Map<number, Running>();
+  /** Claims on their way to the database: until they answer, a job may be about to run here (see runUntilIdle). */
+  const claiming = new Set<Promise<unknown>>();
   let started = false;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
@@ -158,13 +160,20 @@ export function createJobs(options: JobsOptions) {
     unreachableSince = null;
   }
 
-  async function claim(kinds: string[], limit: number): Promise<repo.JobRow[]> {
-    if (kinds.length === 0 || limit <= 0) return [];
-    const at = now();
-    const leaseUntil = new Map(kinds.map((kind) => [kind, new Date(at.getTime() + definitionOf(kind).leaseMs)]));
-    const rows = await repo.claimDue(db, { leaseUntil, now: at, limit, lockedBy: workerId });
-    databaseBack();
-    return rows;
+  /** Claims due jobs of `kinds` and starts them; resolves with their runs once each is in `running`. */
+  function claimAndLaunch(kinds: string[], limit: number): Promise<Promise<void>[]> {
+    if (kinds.length === 0 || limit <= 0) return Promise.resolve([]);
+    const claimed = (async () => {
+      const at = now();
+      const leaseUntil = new Map(kinds.map((kind) => [kind, new Date(at.getTime() + definitionOf(kind).leaseMs)]));
+      const rows = await repo.claimDue(db, { leaseUntil, now: at, limit, lockedBy: workerId });
+      databaseBack();
+      return rows.map(launch);
+    })();
+    claiming.add(claimed);
+    const done = () => claiming.delete(claimed);
+    claimed.then(done, done);
+    return claimed;
   }
 
   /** Runs a claimed job to its outcome; never throws. */
@@ -278,8 +287,8 @@ export function createJobs(options: JobsOptions) {
         again = false;
         const free = concurrency - running.size;
         if (free <= 0) return;
-        const rows = await claim([...definitions.keys()], free);
-        for (const row of rows) void launch(row);
+        const launched = await claimAndLaunch([...definitions.keys()], free);
+        if (launched.length === free) again = true; // there may be more
       } while (again && !stopped);
     })()
       .catch(databaseTrouble)
@@ -405,14 +414,19 @@ export function createJobs(options: JobsOptions) {
       await runSchedules(kinds);
       for (;;) {
         if (stopped) return;
+        // A claim of this process still on its way (a nudge's pass) may hold a due job: SKIP LOCKED would hide it.
+        if (claiming.size > 0) {
+          await Promise.allSettled([...claiming]);
+          continue;
+        }
         const mine = [...running.values()].filter((job) => kinds.includes(job.kind));
         if (mine.length > 0) {
           await Promise.allSettled(mine.map((job) => job.promise));
           continue;
         }
-        const rows = await claim(kinds, concurrency);
-        if (rows.length > 0) {
-          await Promise.allSettled(rows.map(launch));
+        const launched = await claimAndLaunch(kinds, concurrency);
+        if (launched.length > 0) {
+          await Promise.allSettled(launched);
           continue;
         }
         if (Date.now() >= waitUntil) return;
