@@ -6,6 +6,7 @@
  * TEST_DATABASE_URL and TEST_REDIS_URL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq, inArray, like, sql } from 'drizzle-orm';
@@ -31,6 +32,7 @@ describe.skipIf(!databaseUrl || !redisUrl)('a worker killed mid-settlement', () 
   let portal: ChildProcess | null = null;
   const lines: LogLine[] = [];
   let port = 0;
+  const dataDir = path.join(os.tmpdir(), `keyport-killed-${process.pid}`);
 
   beforeAll(async () => {
     t = await createTestApp(); // empties the tables
@@ -47,7 +49,7 @@ describe.skipIf(!databaseUrl || !redisUrl)('a worker killed mid-settlement', () 
         HOST: '127.0.0.1',
         SEED: 'false',
         LOG_LEVEL: 'info',
-        DATA_DIR: path.join(os.tmpdir(), `keyport-killed-${process.pid}`),
+        DATA_DIR: dataDir,
         WEB_DIST_DIR: path.join(os.tmpdir(), 'keyport-no-web-dist'),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,12 +80,14 @@ describe.skipIf(!databaseUrl || !redisUrl)('a worker killed mid-settlement', () 
   }, 180_000);
 
   afterAll(async () => {
-    if (!portal || portal.exitCode !== null) return;
-    const exited = new Promise((resolve) => portal!.once('exit', resolve));
-    portal.kill('SIGTERM'); // the primary stops its workers
-    const timer = setTimeout(() => portal!.kill('SIGKILL'), 20_000);
-    await exited;
-    clearTimeout(timer);
+    if (portal && portal.exitCode === null) {
+      const exited = new Promise((resolve) => portal!.once('exit', resolve));
+      portal.kill('SIGTERM'); // the primary stops its workers
+      const timer = setTimeout(() => portal!.kill('SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }, 30_000);
 
   it('settles all 30 card payments by itself, one receipt each, after a worker holding their events is killed', async () => {
