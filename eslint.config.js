@@ -44,6 +44,8 @@ const TABLE_OWNERS = {
   storeReports: 'credits',
   storeReportDomains: 'credits',
   licenseCheckins: 'licenses',
+  jobs: 'jobs',
+  jobSchedules: 'jobs',
 };
 
 const moduleOf = (file) =>

@@ -52,6 +52,7 @@ test('staff publish a feed item from the console; a customer sees it; the audit 
     'Releases',
     'Store reports',
     'Sightings',
+    'Jobs',
   ]);
 
   await nav.getByRole('link', { name: 'Updates feed' }).click();
@@ -128,7 +129,7 @@ for (const viewport of [
       page,
       login,
     }, testInfo) => {
-      // Ten pages, each scanned by axe and pictured whole: slow on a shared machine.
+      // Every page, each scanned by axe and pictured whole: slow on a shared machine.
       test.slow();
       await login(STAFF);
       await page.goto('/staff/audit-log');
@@ -140,13 +141,14 @@ for (const viewport of [
       await expect(page.getByRole('group', { name: 'Update 1' })).toBeVisible();
       await expectAccessible(page, testInfo, `staff-updates-${viewport.name}`);
 
-      // The money, catalogue, releases and reports pages: each loaded (no busy table), then scanned and pictured.
+      // The money, catalogue, releases, reports and jobs pages: each loaded (no busy table), then scanned and pictured.
       for (const [path, title] of [
         ['orders', 'Orders'],
         ['upgrade-tokens', 'Upgrade tokens'],
         ['catalogue', 'Catalogue'],
         ['releases', 'Releases'],
         ['reports', 'Store reports'],
+        ['jobs', 'Jobs'],
       ] as const) {
         await page.goto(`/staff/${path}`);
         await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();

@@ -14,6 +14,7 @@ import * as systemContracts from '@keyport/shared/contracts/system';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { registerJsonCompression } from './http/compression';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './http/database-unavailable';
 import { AppError } from './http/errors';
 import { serializeError } from './http/log-serializers';
 import { RequestValidationError, validatorCompiler } from './http/validation';
@@ -40,6 +41,7 @@ import { createThemeTokenSigner } from './modules/connect/theme-token';
 import { analyticsRoutes } from './modules/analytics/analytics.routes';
 import { creditsRoutes } from './modules/credits/credits.routes';
 import { licensesRoutes } from './modules/licenses/licenses.routes';
+import { jobsRoutes } from './modules/jobs/jobs.routes';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const SPA_PATHS = /^\/(?:$|login$|signup$|forgot-password$|reset-password$|customer(?:\/|$))/;
@@ -119,6 +121,14 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: malformed JSON, body too large, unsupported content type.
       return reply.code(status).send({ error: error.message, code: fastifyClientErrorCode(error, status) });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // PostgreSQL restarting or out of reach: the pool reconnects on its own; the client tries again shortly.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ error: DATABASE_UNAVAILABLE, code: 'unavailable' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ error: 'Something went wrong on our side. Please try again.', code: 'internal' });
@@ -208,6 +218,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   await app.register(analyticsRoutes);
   await app.register(creditsRoutes);
   await app.register(licensesRoutes);
+  await app.register(jobsRoutes);
 
   const webDist = resolveWebDist(config);
   if (webDist) {
@@ -224,19 +235,18 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     return reply.code(404).send({ error: `Not found: ${request.method} ${pathname}`, code: 'not_found' });
   });
 
-  // A sandbox event still on its way would find the database closed.
   app.addHook('onClose', async () => {
-    await app.services.sandboxPayments?.idle();
-    await app.services.sandboxWallet?.idle();
-    await app.services.analytics.stop();
+    // Running jobs finish (or give their claims back) before the database closes; waiting ones stay queued for the
+    // next process that starts.
+    await app.services.jobs.stop();
     // The check-ins counted since the last flush reach the database before it closes.
     await app.services.checkinFlusher.stop();
     await app.services.invoices.stopCompletingEurLines();
   });
   app.addHook('onReady', async () => {
     await app.services.ensureCatalogue();
-    void app.services.outbox.flush();
-    app.services.analytics.start();
+    // Emails, analytics and sandbox events left waiting by an earlier process go out now.
+    app.services.jobs.start();
     app.services.checkinFlusher.start();
     // Invoices issued while the ECB did not answer get their VAT in EUR (ADR 036).
     app.services.invoices.startCompletingEurLines();

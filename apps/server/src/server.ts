@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, startNotices, type Config } from './config';
@@ -23,8 +24,10 @@ async function main() {
 
 /** The primary's one-off work before forking: migrations, signing key and link secret files, catalogue, demo data. */
 async function prepare(config: Config) {
-  const database = await openDatabase(config.database);
+  const lost = connectionLostLogger();
+  const database = await openDatabase(config.database, { onConnectionLost: lost.report });
   const app = await buildApp(config, { db: database.db });
+  lost.useLogger(app.log);
   try {
     await app.ready();
     if (config.seed) await seedDemoData(app.services, app.log);
@@ -35,13 +38,15 @@ async function prepare(config: Config) {
 }
 
 async function serve(config: Config, options: { seed: boolean }) {
-  const database = await openDatabase(config.database);
+  const lost = connectionLostLogger();
+  const database = await openDatabase(config.database, { onConnectionLost: lost.report });
   // Logs are written asynchronously: lines logged while a write is under way go out together in the next one, instead
   // of two blocking writes per request (docs/performance.md). Flushed when the server stops.
   const logDestination = pino.destination({ dest: 1, sync: false });
   const app = await buildApp(config, { db: database.db, logDestination });
   // Production on sandboxes (SANDBOX_INTEGRATIONS=true) and analytics that are off are said at every start.
   for (const notice of startNotices(config)) app.log.warn(notice);
+  lost.useLogger(app.log);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -65,6 +70,23 @@ async function serve(config: Config, options: { seed: boolean }) {
     logDestination.flushSync();
     process.exit(1);
   }
+}
+
+/**
+ * Logs PostgreSQL dropping an idle connection (a restart, an administrator's terminate): the pool reconnects by
+ * itself and requests meanwhile get 503, so the process stays up. Before the app's logger exists, standard error.
+ */
+function connectionLostLogger() {
+  let log: Pick<FastifyBaseLogger, 'warn'> | null = null;
+  return {
+    report(error: Error) {
+      if (log) log.warn({ err: error }, 'database connection lost; the pool opens a new one when needed');
+      else console.warn(`database connection lost: ${error.message}`);
+    },
+    useLogger(logger: Pick<FastifyBaseLogger, 'warn'>) {
+      log = logger;
+    },
+  };
 }
 
 main().catch((error: unknown) => {

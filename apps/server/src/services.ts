@@ -45,6 +45,9 @@ import { createKlaviyoAdapter } from './integrations/analytics/klaviyo-adapter';
 import type { AnalyticsPort } from './integrations/analytics/port';
 import { createSandboxAnalyticsAdapter } from './integrations/analytics/sandbox-adapter';
 import { createAnalyticsService, type DeliverySettings } from './modules/analytics/analytics.service';
+import { createJobs } from './modules/jobs/jobs.service';
+import { createStaffJobsService } from './modules/jobs/staff-jobs.service';
+import { schedulePruneFinishedJobs } from './modules/jobs/prune-jobs.job';
 import { createMemoryCheckinBuffer } from './integrations/shared-state/memory-checkins';
 import type { CheckinBuffer, SessionRevocations } from './integrations/shared-state/port';
 import { createCheckinFlusher } from './modules/licenses/checkin-flusher';
@@ -72,6 +75,8 @@ export interface Adapters {
   analytics?: AnalyticsPort;
   /** The analytics outbox's clock and retry timings (tests simulate a provider outage of minutes). */
   analyticsDelivery?: { now?: () => Date; settings?: Partial<DeliverySettings> };
+  /** The job engine's clock and poll (tests play hours of retries in a moment, or poll only when they ask). */
+  jobs?: { now?: () => Date; pollMs?: number };
   /** Where validation check-ins are counted before the flusher writes them (memory by default). */
   checkins?: CheckinBuffer;
   /** How ended sessions are announced to every process (shared state's by default; tests simulate Redis trouble). */
@@ -105,7 +110,10 @@ export function createServices(
     (config.email.smtpUrl
       ? createSmtpEmailAdapter(config.email.smtpUrl, config.email.from)
       : createLogEmailAdapter(log, { mask: config.email.maskLoggedEmails }));
-  const outbox = createOutbox(db, email, log);
+  // One job engine for every after-commit effect (ADR 038): emails, analytics, the sandboxes' webhook deliveries.
+  const jobs = createJobs({ db, log, now: adapters.jobs?.now, pollMs: adapters.jobs?.pollMs });
+  schedulePruneFinishedJobs(jobs, db);
+  const outbox = createOutbox({ db, jobs, port: email, log });
   // Rate-limit windows, session revocations and check-in counts: in Redis when REDIS_URL is set (ADR 032).
   const sharedState = createSharedState(config.sharedState, log);
   const limiter = (name: string, options: { max: number; windowMs: number; message?: string }) =>
@@ -225,18 +233,18 @@ export function createServices(
     workDir: path.join(config.dataDir, 'tmp'),
   });
   const paymentProvider =
-    adapters.payments ?? createPaymentProvider(config.payments, { db, log, deliver: runtime.deliverWebhook });
+    adapters.payments ?? createPaymentProvider(config.payments, { db, jobs, deliver: runtime.deliverWebhook });
   const vies = adapters.vies ?? createVatChecker(config, log);
   const analyticsSandbox = config.analytics.provider.kind === 'sandbox' ? createSandboxAnalyticsAdapter(db) : null;
   const analytics = createAnalyticsService({
     db,
+    jobs,
     // null: analytics are off (production without KLAVIYO_PRIVATE_KEY): nothing is recorded.
     port:
       adapters.analytics ??
       (config.analytics.provider.kind === 'klaviyo'
         ? createKlaviyoAdapter(config.analytics.provider)
         : analyticsSandbox),
-    log,
     resolveEmail: async (userId) => (await auth.loadUser(userId)).email,
     trackLimit: limits.analyticsByUser,
     delivery: adapters.analyticsDelivery?.settings,
@@ -301,7 +309,7 @@ export function createServices(
     log,
   });
   const walletProvider =
-    adapters.wallet ?? createWalletProvider(config.wallet, { db, log, deliver: runtime.deliverWalletWebhook });
+    adapters.wallet ?? createWalletProvider(config.wallet, { db, jobs, deliver: runtime.deliverWalletWebhook });
   const wallet = createWalletService({
     db,
     wallet: walletProvider,
@@ -331,6 +339,10 @@ export function createServices(
   };
   return {
     db,
+    /** The job engine: started when the app is ready, stopped (before the database closes) when it closes. */
+    jobs,
+    /** Staff's Jobs page: failed and dead jobs, and their retry. */
+    staffJobs: createStaffJobsService({ db, jobs, audit }),
     outbox,
     /** Shared state (memory or Redis): closed with the app. */
     sharedState,

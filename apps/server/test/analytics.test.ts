@@ -1,10 +1,11 @@
 import { PassThrough } from 'node:stream';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { analyticsOutbox } from '../src/db/schema';
+import { analyticsOutbox, jobs } from '../src/db/schema';
 import { createKlaviyoAdapter, KLAVIYO_REVISION } from '../src/integrations/analytics/klaviyo-adapter';
 import { AnalyticsDeliveryError } from '../src/integrations/analytics/port';
 import { createAnalyticsService } from '../src/modules/analytics/analytics.service';
+import { createJobs } from '../src/modules/jobs/jobs.service';
 import { createRateLimiter } from '../src/http/rate-limit';
 import { createMemoryWindowCounter } from '../src/integrations/shared-state/memory-window-counter';
 import { startFakeKlaviyoApi, type FakeKlaviyoApi } from './fakes/klaviyo-api';
@@ -31,8 +32,9 @@ beforeAll(async () => {
       // Long enough that a loaded machine never turns the fake's quick answers into timeouts (the hang test waits it).
       KLAVIYO_TIMEOUT_MS: '2000',
     },
-    // The timer is slow here so each pass the test makes is the only one (the after-commit nudge still runs).
-    { analyticsDelivery: { now: () => new Date(clock), settings: { pollMs: 3_600_000 } } },
+    // The job engine's poll is slow here so each pass the test makes is the only one (the after-commit nudge still
+    // runs); its clock is the test's.
+    { analyticsDelivery: { now: () => new Date(clock) }, jobs: { now: () => new Date(clock), pollMs: 3_600_000 } },
     destination,
   );
 });
@@ -45,6 +47,17 @@ const track = (token: string | null, payload: object) =>
 const identify = (token: string | null, payload: object) =>
   t.app.inject({ method: 'PUT', url: '/api/klaviyo/track', headers: token ? auth(token) : {}, payload });
 const deliverDue = () => t.app.services.analytics.deliverDue();
+/** The delivery job of an outbox row (the job engine keeps its attempts, last error and state). */
+const jobOf = async (outboxId: number) => {
+  const rows = await t.db
+    .select()
+    .from(jobs)
+    .where(sql`${jobs.kind} = 'analytics.deliver' and (${jobs.payload} ->> 'outboxId')::int = ${outboxId}`);
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
+};
+/** A second engine on the same database, as another process would run (its clock is the test's too). */
+const anotherEngine = () => createJobs({ db: t.db, log: t.app.log, now: () => new Date(clock), pollMs: 3_600_000 });
 const eventRequests = (uniqueId: string) =>
   fake.requests.filter(
     (request) =>
@@ -230,8 +243,10 @@ describe('POST and PUT /api/klaviyo/track', () => {
     await deliverDue(); // the nudged pass: the fake holds the request until the adapter's timeout
     expect(fake.requests.length).toBeGreaterThan(hangingBefore);
     const [after] = await t.db.select().from(analyticsOutbox).where(eq(analyticsOutbox.userId, id));
-    expect(after).toMatchObject({ deliveredAt: null, attempts: 1 });
-    expect(after!.lastError).toContain('no answer');
+    expect(after).toMatchObject({ deliveredAt: null });
+    const job = await jobOf(after!.id);
+    expect(job).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(job.lastError).toContain('no answer');
     fake.setMode('up');
     clock += 60_000;
     await deliverDue();
@@ -296,7 +311,8 @@ describe('Klaviyo down for a minute', () => {
       expect(fake.events.filter((event) => event.uniqueId === uniqueId)).toHaveLength(1);
     }
     const pending = (await t.db.select().from(analyticsOutbox)).filter((row) => ids.includes(row.uniqueId));
-    expect(pending.every((row) => row.deliveredAt !== null && row.failedAt === null)).toBe(true);
+    expect(pending.every((row) => row.deliveredAt !== null)).toBe(true);
+    for (const row of pending) expect((await jobOf(row.id)).status).toBe('done');
     expect(logs.slice(logsBefore).filter((line) => String(line.msg).startsWith('analytics delivery'))).toHaveLength(
       ids.length,
     );
@@ -306,8 +322,8 @@ describe('Klaviyo down for a minute', () => {
     const { id } = await newUser();
     const quick = createAnalyticsService({
       db: t.db,
+      jobs: anotherEngine(),
       port: createKlaviyoAdapter({ privateKey: fake.privateKey, baseUrl: fake.url, timeoutMs: 2000 }),
-      log: t.app.log,
       resolveEmail: async () => 'given-up@example.com',
       trackLimit: createRateLimiter(createMemoryWindowCounter(), { name: 'analytics', max: 100, windowMs: 60_000 }),
       delivery: { maxAttempts: 3, baseDelayMs: 1_000 },
@@ -333,21 +349,22 @@ describe('Klaviyo down for a minute', () => {
       .filter((line) => line.analyticsOutboxId === row!.id)
       .map((line) => line.msg);
     expect(lines).toEqual(['analytics delivery failed; retrying with backoff', 'analytics delivery given up']);
-    expect(row).toMatchObject({ attempts: 3, deliveredAt: null });
-    expect(row!.failedAt).not.toBeNull();
+    expect(row).toMatchObject({ deliveredAt: null });
+    const job = await jobOf(row!.id);
+    expect(job).toMatchObject({ status: 'dead', attempts: 3 });
+    expect(job.finishedAt).not.toBeNull();
   });
 });
 
 describe('two workers never send one row twice', () => {
-  it('splits the due rows between two outbox workers on one database', async () => {
+  it('splits the due rows between two job engines on one database', async () => {
     const { id } = await newUser();
     const second = createAnalyticsService({
       db: t.db,
+      jobs: anotherEngine(),
       port: createKlaviyoAdapter({ privateKey: fake.privateKey, baseUrl: fake.url }),
-      log: t.app.log,
       resolveEmail: async () => 'worker@example.com',
       trackLimit: createRateLimiter(createMemoryWindowCounter(), { name: 'analytics', max: 100, windowMs: 60_000 }),
-      delivery: { batchSize: 7 },
       now: () => new Date(clock),
     });
     const ids = Array.from({ length: 30 }, (_, i) => `parallel-${i}`);

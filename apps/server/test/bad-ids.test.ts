@@ -28,6 +28,9 @@ const ACCEPTED: Record<string, readonly string[]> = {
   'staffAdjustCredits body amount': ['-1'],
   'downloadRelease query expires': ['2^31'],
   'trackAnalyticsEvent body value': ['1.5'],
+  // Jobs are bigint rows (bigIdString): 2^31 is a valid job id; 2^53 is refused.
+  'staffListJobs query cursor': ['2^31'],
+  'staffRetryJob params id': ['2^31'],
 };
 
 type Part = 'params' | 'query' | 'body';

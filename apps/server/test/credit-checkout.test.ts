@@ -14,6 +14,7 @@ import {
   type SandboxPaymentProvider,
 } from '../src/integrations/payments/sandbox-adapter';
 import { createSandboxWalletProvider, type SandboxWalletProvider } from '../src/integrations/wallet/sandbox-adapter';
+import { QUICK_SANDBOX_RETRY, testJobs } from './helpers/jobs';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
 import { GERMAN_CONSUMER } from './helpers/keys';
 
@@ -28,15 +29,16 @@ let wallet: SandboxWalletProvider;
 /** Every event the sandboxes delivered, as sent, for the replay tests. */
 const cardEvents: { raw: string; signature: string }[] = [];
 const walletEvents: { raw: string; headers: Record<string, string> }[] = [];
-const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 
 beforeAll(async () => {
   const { db } = await getTestDatabase();
+  // One engine for both sandboxes' events (delivered when a test awaits `idle()`).
+  const jobs = testJobs(db);
   cards = createSandboxPaymentProvider({
     db,
     webhookSecret: 'whsec_test_credit_checkout',
-    log: quiet,
-    retryDelaysMs: [10],
+    jobs,
+    retry: QUICK_SANDBOX_RETRY,
     deliver: async (raw, signature) => {
       cardEvents.push({ raw, signature });
       const response = await sendCardWebhook(raw, signature);
@@ -46,8 +48,8 @@ beforeAll(async () => {
   wallet = createSandboxWalletProvider({
     db,
     webhookSecret: 'paypal_sandbox_credit_checkout',
-    log: quiet,
-    retryDelaysMs: [10],
+    jobs,
+    retry: QUICK_SANDBOX_RETRY,
     deliver: async (raw, headers) => {
       walletEvents.push({ raw, headers });
       const response = await t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload: raw });

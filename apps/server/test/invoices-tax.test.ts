@@ -20,6 +20,7 @@ import { INVOICE_INCOMPLETE } from '../src/modules/invoices/invoices.service';
 import { startFakeEcbRates, type FakeEcbRates } from './fakes/ecb-rates';
 import { GERMAN_CONSUMER, ownedKey, tierOf } from './helpers/keys';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
+import { testJobs } from './helpers/jobs';
 
 const WEBHOOK_SECRET = 'whsec_test_invoices_tax_suite';
 /** The ECB's USD rate on every day the fake publishes: VAT $22.80 is €21.05 (2280 / 1.0832 = 2104.87…). */
@@ -52,8 +53,8 @@ beforeAll(async () => {
   provider = createSandboxPaymentProvider({
     db,
     webhookSecret: WEBHOOK_SECRET,
-    log: { info: () => {}, warn: () => {}, error: () => {} },
-    retryDelaysMs: [10, 50, 200],
+    jobs: testJobs(db),
+    retry: { maxAttempts: 4, backoff: { baseMs: 10, maxMs: 200 } },
     deliver: async (raw, signature) => {
       const response = await t.app.inject({
         method: 'POST',

@@ -14,6 +14,7 @@ import {
 import { createSandboxExchangeRates } from '../src/integrations/exchange-rates/sandbox-adapter';
 import { REVERSE_CHARGE_NOTE } from '../src/modules/invoices/invoice-pdf';
 import { createInvoicesService } from '../src/modules/invoices/invoices.service';
+import { testJobs } from './helpers/jobs';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
 import { GERMAN_CONSUMER, ownedKey, tierOf as tierOfKey } from './helpers/keys';
 
@@ -29,8 +30,8 @@ beforeAll(async () => {
   provider = createSandboxPaymentProvider({
     db,
     webhookSecret: WEBHOOK_SECRET,
-    log: { info: () => {}, warn: () => {}, error: () => {} },
-    retryDelaysMs: [10, 50, 200],
+    jobs: testJobs(db),
+    retry: { maxAttempts: 4, backoff: { baseMs: 10, maxMs: 200 } },
     deliver: async (raw, signature) => {
       const response = await t.app.inject({
         method: 'POST',

@@ -13,6 +13,7 @@ import {
   type SandboxPaymentProvider,
 } from '../src/integrations/payments/sandbox-adapter';
 import { signStripePayload } from '../src/integrations/payments/stripe-webhook';
+import { QUICK_SANDBOX_RETRY, testJobs } from './helpers/jobs';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
 import { GERMAN_CONSUMER, ownedKey, tierOf as tierOfKey } from './helpers/keys';
 
@@ -31,8 +32,8 @@ beforeAll(async () => {
   provider = createSandboxPaymentProvider({
     db,
     webhookSecret: WEBHOOK_SECRET,
-    log: { info: () => {}, warn: () => {}, error: () => {} },
-    retryDelaysMs: [10],
+    jobs: testJobs(db),
+    retry: QUICK_SANDBOX_RETRY,
     deliver: async (raw, signature) => {
       delivered.push({ raw, signature });
       const response = await t.app.inject({

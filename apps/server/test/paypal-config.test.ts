@@ -9,9 +9,9 @@ import { createWalletProvider } from '../src/integrations/wallet/create-wallet-p
 import { WalletWebhookError } from '../src/integrations/wallet/port';
 import { signSandboxWalletEvent } from '../src/integrations/wallet/sandbox-adapter';
 import { startFakePaypalApi, type FakePaypalApi } from './fakes/paypal-api';
+import { testJobs } from './helpers/jobs';
 import { getTestDatabase } from './helpers/test-app';
 
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
 const PAYPAL = { PAYPAL_CLIENT_ID: 'client-id', PAYPAL_CLIENT_SECRET: 'secret', PAYPAL_WEBHOOK_ID: 'WH-1' };
 
 describe('PayPal configuration', () => {
@@ -55,7 +55,7 @@ describe('createWalletProvider', () => {
   it('builds the sandbox wallet by default: its signature verifies, another does not', async () => {
     const wallet = createWalletProvider(loadConfig({}).wallet, {
       db,
-      log: silent,
+      jobs: testJobs(db),
       webhookSecret: 'factory-secret',
       deliver: async () => ({ statusCode: 200 }),
     });
@@ -78,7 +78,11 @@ describe('createWalletProvider', () => {
       PAYPAL_WEBHOOK_ID: fake.webhookId,
       PAYPAL_API_BASE: fake.url.origin,
     });
-    const wallet = createWalletProvider(config.wallet, { db, log: silent, deliver: async () => ({ statusCode: 200 }) });
+    const wallet = createWalletProvider(config.wallet, {
+      db,
+      jobs: testJobs(db),
+      deliver: async () => ({ statusCode: 200 }),
+    });
     expect(wallet.name).toBe('paypal');
     expect(wallet.clientId).toBe(fake.clientId);
     const order = await wallet.createOrder({

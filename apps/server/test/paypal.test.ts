@@ -17,6 +17,7 @@ import {
   signSandboxWalletEvent,
   type SandboxWalletProvider,
 } from '../src/integrations/wallet/sandbox-adapter';
+import { QUICK_SANDBOX_RETRY, testJobs } from './helpers/jobs';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
 import { ownedKey, paypalOrderBody as body, tierOf as tierOfKey } from './helpers/keys';
 
@@ -34,8 +35,8 @@ beforeAll(async () => {
   wallet = createSandboxWalletProvider({
     db,
     webhookSecret: WEBHOOK_SECRET,
-    log: { info: () => {}, warn: () => {}, error: () => {} },
-    retryDelaysMs: [10],
+    jobs: testJobs(db),
+    retry: QUICK_SANDBOX_RETRY,
     deliver: async (raw, headers) => {
       delivered.push({ raw, headers });
       const response = await t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload: raw });

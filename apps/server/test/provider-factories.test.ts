@@ -12,6 +12,7 @@ import { WebhookVerificationError } from '../src/integrations/payments/port';
 import { createVatChecker } from '../src/integrations/vies/create-vat-checker';
 import { startFakeStripeApi, type FakeStripeApi } from './fakes/stripe-api';
 import { startFakeViesApi, type FakeViesApi } from './fakes/vies-api';
+import { testJobs } from './helpers/jobs';
 import { getTestDatabase, resetDatabase } from './helpers/test-app';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
@@ -28,8 +29,8 @@ describe('createPaymentProvider', () => {
     delivered = [];
     sandboxDeps = {
       db,
-      log: silent,
-      retryDelaysMs: [],
+      jobs: testJobs(db),
+      retry: { maxAttempts: 1, backoff: { baseMs: 10, maxMs: 10 } },
       deliver: async (body, signature) => {
         delivered.push({ body, signature });
         return { statusCode: 200 };
@@ -58,7 +59,7 @@ describe('createPaymentProvider', () => {
     const [{ body, signature }] = delivered as [{ body: string; signature: string }];
     expect(provider.verifyWebhook(Buffer.from(body), signature)).toMatchObject({ kind: 'payment_succeeded' });
     // Each process (each provider) signs with its own secret: another one's events do not verify.
-    const other = createPaymentProvider(loadConfig({}).payments, sandboxDeps);
+    const other = createPaymentProvider(loadConfig({}).payments, { ...sandboxDeps, jobs: testJobs(db) });
     expect(() => other.verifyWebhook(Buffer.from(body), signature)).toThrow(WebhookVerificationError);
   });
 

@@ -7,22 +7,24 @@ import {
 } from '../src/integrations/payments/sandbox-adapter';
 import { createSandboxWalletProvider, type SandboxWalletProvider } from '../src/integrations/wallet/sandbox-adapter';
 import { GERMAN_CONSUMER, ownedKey, paypalOrderBody, tierOf as tierOfKey } from './helpers/keys';
+import { QUICK_SANDBOX_RETRY, testJobs } from './helpers/jobs';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
 
 /** Issue 12: staff's orders (and refunds through the provider), upgrade tokens and catalogue writes. */
 let t: TestApp;
 let card: SandboxPaymentProvider;
 let wallet: SandboxWalletProvider;
-const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 
 beforeAll(async () => {
   const { db } = await getTestDatabase();
+  // One engine for both sandboxes' events (delivered when a test awaits `idle()`).
+  const jobs = testJobs(db);
   // Both sandboxes as services.ts builds them; their events reach the app's own webhook routes.
   card = createSandboxPaymentProvider({
     db,
     webhookSecret: 'whsec_staff_money',
-    log: quiet,
-    retryDelaysMs: [10],
+    jobs,
+    retry: QUICK_SANDBOX_RETRY,
     deliver: async (payload, signature) => {
       const response = await t.app.inject({
         method: 'POST',
@@ -36,8 +38,8 @@ beforeAll(async () => {
   wallet = createSandboxWalletProvider({
     db,
     webhookSecret: 'paypal_staff_money',
-    log: quiet,
-    retryDelaysMs: [10],
+    jobs,
+    retry: QUICK_SANDBOX_RETRY,
     deliver: async (payload, headers) => {
       const response = await t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload });
       return { statusCode: response.statusCode };

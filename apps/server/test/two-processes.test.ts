@@ -13,7 +13,9 @@ import { licenseCheckins } from '../src/db/schema';
 import { buildApp } from '../src/app';
 import { openDatabase, type Database } from '../src/db/client';
 import type { Checkin } from '../src/integrations/shared-state/port';
+import { GERMAN_CONSUMER, ownedKey } from './helpers/keys';
 import { claimNewKey } from './helpers/releases';
+import { startSmtpSink, type SmtpSink } from './helpers/smtp-sink';
 import { auth, createTestApp, signUp, testConfig, type TestApp } from './helpers/test-app';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -33,8 +35,12 @@ describe.skipIf(!databaseUrl || !redisUrl)('two processes on one PostgreSQL and 
   let a: TestApp;
   let b: FastifyInstance;
   let secondDatabase: Database;
+  /** A real SMTP server both portals send through (SMTP_URL). */
+  let sink: SmtpSink;
 
   beforeAll(async () => {
+    sink = await startSmtpSink();
+    env.SMTP_URL = sink.url;
     // One signing key for both, as every machine of a deployment shares TOKEN_SIGNING_KEY (docs/deployment.md).
     const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
     env.TOKEN_SIGNING_KEY = JSON.stringify(await exportJWK(privateKey));
@@ -48,6 +54,7 @@ describe.skipIf(!databaseUrl || !redisUrl)('two processes on one PostgreSQL and 
     await b?.close();
     await secondDatabase?.close();
     await a?.app.close();
+    await sink?.close();
     const redis = new Redis(redisUrl!);
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length > 0) await redis.del(...keys);
@@ -185,5 +192,79 @@ describe.skipIf(!databaseUrl || !redisUrl)('two processes on one PostgreSQL and 
       .from(licenseCheckins)
       .where(eq(licenseCheckins.keyId, key.id));
     expect(Number(row!.count)).toBe(40);
+  });
+
+  /** Each process's worker sends what it claims after the commits' nudges; this waits for both to be done. */
+  const drainEmails = () => Promise.all([a.app.services.outbox.flush(), b.services.outbox.flush()]);
+  const receivedTo = (email: string, subject: string) =>
+    sink.received.filter((message) => message.to.includes(email) && message.subject.startsWith(subject));
+
+  it('sends each of 20 password-reset emails exactly once through a real SMTP server, whichever process queued it', async () => {
+    const emails = Array.from({ length: 20 }, (_, i) => `reset-twice-never-${i}@example.com`);
+    for (const [i, email] of emails.entries()) await signUp(a, email, { ip: `10.3.0.${i + 1}` });
+    const apps = [a.app, b];
+    const responses = await Promise.all(
+      emails.map((email, i) =>
+        apps[i % 2]!.inject({
+          method: 'POST',
+          url: '/auth/password/forgot',
+          payload: { email },
+          remoteAddress: `10.2.0.${i + 1}`,
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(emails.map(() => 202));
+    // Nobody asks for them: the workers' nudges after each commit (and their polls) send every one.
+    await vi.waitFor(
+      () =>
+        expect(emails.filter((email) => receivedTo(email, 'Reset your Keyport password').length > 0)).toEqual(emails),
+      { timeout: 20_000, interval: 100 },
+    );
+    await drainEmails();
+    for (const email of emails) expect(receivedTo(email, 'Reset your Keyport password'), email).toHaveLength(1);
+  });
+
+  it('sends each card receipt exactly once when the payment is confirmed on one process and synced on the other', async () => {
+    const payers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => signUp(a, `receipt-once-${i}@example.com`, { ip: `10.4.0.${i + 1}` })),
+    );
+    const emails = payers.map((_, i) => `receipt-once-${i}@example.com`);
+    await Promise.all(
+      payers.map(async ({ token, id }, i) => {
+        const key = await ownedKey(a, id, 'LITE');
+        const started = await a.app.inject({
+          method: 'POST',
+          url: '/stripe/payment-intents',
+          headers: auth(token),
+          payload: {
+            price_id: 'price_sandbox_lite_to_regular',
+            theme_type: 'REGULAR',
+            key,
+            billing: { ...GERMAN_CONSUMER, email: emails[i] },
+          },
+        });
+        expect(started.statusCode, started.body).toBe(200);
+        const paymentId = started.json<{ payment_intent: { id: string } }>().payment_intent.id;
+        const confirmed = await b.inject({
+          method: 'POST',
+          url: '/sandbox/stripe/confirm',
+          headers: auth(token),
+          payload: { payment_intent_id: paymentId, card_number: '4242 4242 4242 4242' },
+        });
+        expect(confirmed.statusCode, confirmed.body).toBe(200);
+        const synced = await a.app.inject({
+          method: 'POST',
+          url: `/stripe/payment-intents/${paymentId}/sync`,
+          headers: auth(token),
+        });
+        expect(synced.statusCode, synced.body).toBe(200);
+      }),
+    );
+    await vi.waitFor(
+      () => expect(emails.filter((email) => receivedTo(email, 'Your Keyport receipt').length > 0)).toEqual(emails),
+      { timeout: 20_000, interval: 100 },
+    );
+    await drainEmails();
+    for (const email of emails) expect(receivedTo(email, 'Your Keyport receipt'), email).toHaveLength(1);
   });
 });

@@ -58,13 +58,34 @@ async function migrateOnce(pool: pg.Pool): Promise<void> {
   }
 }
 
+export interface OpenDatabaseOptions {
+  /**
+   * Told when PostgreSQL drops an idle connection of the pool (a restart, `pg_terminate_backend`, a network cut):
+   * the pool has already discarded it and opens a new one when needed. Log it; never rethrow.
+   */
+  onConnectionLost?: (error: Error) => void;
+}
+
+/**
+ * How long a query waits for a connection (a free one of the pool, or a new one) before it fails with a 503: a
+ * PostgreSQL that does not answer at all must not hang requests for the minutes a TCP connect can take. Generous,
+ * because the same wait covers a burst queueing for the pool's 10 connections.
+ */
+const CONNECT_TIMEOUT_MS = 30_000;
+
 /**
  * Opens the database and applies the migrations. PGlite with a data directory takes a lock file first:
  * two processes on one PGlite directory would silently lose data.
  */
-export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+export async function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): Promise<Database> {
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    // Without a listener, an idle connection's "terminating connection due to administrator command" is an unhandled
+    // 'error' event, and the process dies with it. The pool removes the connection; later queries get a new one.
+    pool.on('error', (error) => options.onConnectionLost?.(error));
+    // A connection in use when it is lost fails its query (the request answers 503) and is dropped when released;
+    // its own 'error' event has nothing more to say.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     try {
       await migrateOnce(pool);

@@ -129,13 +129,17 @@ export const userStores = pgTable(
   (t) => [uniqueIndex('user_stores_user_domain_unique').on(t.userId, t.myshopifyDomain)],
 );
 
+/**
+ * Every email the portal sends, written in the caller's transaction (integrations/email/outbox.ts). A `email.send`
+ * job (modules/jobs) delivers it after commit: claimed by one process, retried with backoff, dead-lettered for staff.
+ * `sent_at` is set once the SMTP server (or the log adapter) took it.
+ */
 export const emailOutbox = pgTable('email_outbox', {
   id: serial('id').primaryKey(),
   to: text('to').notNull(),
   subject: text('subject').notNull(),
   body: text('body').notNull(),
   sentAt: timestamp('sent_at', { withTimezone: true }),
-  error: text('error'),
   createdAt: createdAt(),
 });
 
@@ -678,10 +682,10 @@ export interface AnalyticsPayload {
 }
 
 /**
- * Analytics events and profile updates waiting for the provider (modules/analytics): written in the caller's
- * transaction, delivered after commit by the worker, which claims due rows (`FOR UPDATE SKIP LOCKED` and a lease) so
- * two workers never send one row at once. `email` is null for the server's own events: the worker reads the
- * account's email when it delivers. One row per (user, kind, name, unique_id): a second copy of an event is dropped.
+ * Analytics events and profile updates for the provider (modules/analytics): written in the caller's transaction with
+ * an `analytics.deliver` job (modules/jobs) that delivers the row after commit, with the engine's claims, retries and
+ * dead letters. `email` is null for the server's own events: the job reads the account's email when it delivers.
+ * One row per (user, kind, name, unique_id): a second copy of an event is dropped (and enqueues no job).
  */
 export const analyticsOutbox = pgTable(
   'analytics_outbox',
@@ -697,23 +701,12 @@ export const analyticsOutbox = pgTable(
     email: text('email'),
     payload: jsonb('payload').$type<AnalyticsPayload>().notNull(),
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
-    /** A worker holds the row until then (a crashed worker's claim expires). */
-    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
-    lastError: text('last_error'),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
-    /** Given up (too many attempts, or the provider refused it for good). */
-    failedAt: timestamp('failed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     check('analytics_outbox_kind', sql`${t.kind} in ('event', 'profile')`),
-    check('analytics_outbox_attempts', sql`${t.attempts} >= 0`),
     uniqueIndex('analytics_outbox_unique_event').on(t.userId, t.kind, t.name, t.uniqueId),
-    index('analytics_outbox_due_idx')
-      .on(t.nextAttemptAt, t.id)
-      .where(sql`${t.deliveredAt} is null and ${t.failedAt} is null`),
   ],
 );
 
@@ -1015,3 +1008,61 @@ export const licenseCheckins = pgTable(
     check('license_checkins_count_positive', sql`${t.count} > 0`),
   ],
 );
+
+export const JOB_STATUSES = ['queued', 'running', 'done', 'dead', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/**
+ * The job engine's queue (modules/jobs, ADR 038): every after-commit effect (emails, analytics, the sandboxes' webhook
+ * deliveries, recurring clean-ups, theme-file upgrades next) is a row here, inserted in the caller's transaction.
+ * A worker claims due rows with `FOR UPDATE SKIP LOCKED` and a lease (`locked_by`, `locked_until`, renewed while the
+ * handler runs); a failure goes back to `queued` with a backoff, and after the kind's last attempt to `dead`, where
+ * staff see it and may retry it. `dedupe_key` makes an enqueue idempotent per kind.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: text('status').$type<JobStatus>().notNull().default('queued'),
+    dedupeKey: text('dedupe_key'),
+    /** When it is due (again, after a failure's backoff). */
+    runAt: timestamp('run_at', { withTimezone: true }).notNull(),
+    /** Claims so far (each claim counts, so a worker that died mid-run used one up). */
+    attempts: integer('attempts').notNull().default(0),
+    /** The claim: which worker, and until when (a dead worker's claim expires). */
+    lockedBy: text('locked_by'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    /** What the handler reported last (long jobs), e.g. `{ "done": 3, "total": 10 }`. */
+    progress: jsonb('progress').$type<Record<string, unknown>>(),
+    cancelRequestedAt: timestamp('cancel_requested_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('jobs_status', sql`${t.status} in ('queued', 'running', 'done', 'dead', 'cancelled')`),
+    check('jobs_attempts', sql`${t.attempts} >= 0`),
+    uniqueIndex('jobs_kind_dedupe_key_unique').on(t.kind, t.dedupeKey),
+    index('jobs_due_idx')
+      .on(t.runAt, t.id)
+      .where(sql`${t.status} = 'queued'`),
+    index('jobs_running_idx')
+      .on(t.lockedUntil)
+      .where(sql`${t.status} = 'running'`),
+    index('jobs_problems_idx')
+      .on(t.status, t.id)
+      .where(sql`${t.status} = 'dead' or ${t.lastError} is not null`),
+  ],
+);
+
+/**
+ * Recurring jobs (modules/jobs): one row per schedule. Whichever process first moves `next_run_at` past now with a
+ * conditional update enqueues that period's job, in the same transaction: once per period across all processes.
+ */
+export const jobSchedules = pgTable('job_schedules', {
+  name: text('name').primaryKey(),
+  nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull(),
+  lastRunAt: timestamp('last_run_at', { withTimezone: true }),
+});

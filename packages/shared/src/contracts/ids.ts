@@ -19,3 +19,13 @@ export const idString = (message = 'Invalid id') =>
 
 /** An id in a JSON body: an integer from 1 to 2^31 − 1. */
 export const idNumber = (message = 'Invalid id') => z.int().check(z.minimum(1, message), z.maximum(MAX_ID, message));
+
+/** The largest id of a `bigint` row (the job engine's `jobs`): what a JavaScript number holds exactly. */
+export const MAX_BIG_ID = Number.MAX_SAFE_INTEGER;
+
+/** An id of a `bigint` row in a path or a query string: 1 to 2^53 − 1, no sign, no leading zero. */
+export const bigIdString = (message = 'Invalid id') =>
+  z.string().check(
+    z.regex(/^[1-9]\d{0,15}$/, message),
+    z.refine((value) => Number(value) <= MAX_BIG_ID, message),
+  );

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
+import type { Jobs } from '../../modules/jobs/jobs.service';
 import { sandboxPayments } from '../../db/schema';
 import {
   type CreatePaymentInput,
@@ -11,7 +11,7 @@ import {
   type ProviderPaymentStatus,
   type RefundPaymentInput,
 } from './port';
-import { createSandboxEventDelivery } from './sandbox-event-delivery';
+import { createSandboxEventDelivery, type SandboxRetry } from './sandbox-event-delivery';
 import { signStripePayload, verifyStripeWebhook } from './stripe-webhook';
 
 /** What a sandbox test card does (packages/shared's `sandboxCardOutcome` decides it from the card number). */
@@ -34,9 +34,10 @@ export interface SandboxPaymentProviderOptions {
    * A 2xx status is a delivery; another status or a throw is retried.
    */
   deliver: (rawBody: string, signatureHeader: string) => Promise<{ statusCode: number }>;
-  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  /** Waits before each retry of a failed delivery (Stripe retries too, for days; the sandbox a few times). */
-  retryDelaysMs?: readonly number[];
+  /** The job engine: each event is a durable `sandbox.payment-event` job, enqueued with the change it announces. */
+  jobs: Pick<Jobs, 'register' | 'enqueue' | 'nudge' | 'runUntilIdle'>;
+  /** How a failed delivery is retried (Stripe retries too, for days; the sandbox for minutes). */
+  retry?: SandboxRetry;
 }
 
 export interface SandboxPaymentProvider extends PaymentProvider {
@@ -51,12 +52,12 @@ export interface SandboxPaymentProvider extends PaymentProvider {
   refundPayment(ref: string, amount: number | RefundPaymentInput): Promise<ProviderPayment>;
   /** The card holder disputes a succeeded payment with their bank: sends `charge.dispute.created`. */
   disputePayment(ref: string, reason?: string): Promise<void>;
-  /** Resolves when no event delivery is in flight (tests; a graceful shutdown). */
+  /** Delivers the events due now (and retries due within seconds); resolves when none is in flight (tests; a drain). */
   idle(): Promise<void>;
 }
 
 export const SANDBOX_PUBLISHABLE_KEY = 'pk_sandbox_keyport';
-const DEFAULT_RETRY_DELAYS_MS = [250, 1000, 4000] as const;
+export const SANDBOX_PAYMENT_EVENT = 'sandbox.payment-event';
 
 type Row = typeof sandboxPayments.$inferSelect;
 
@@ -68,17 +69,21 @@ type Row = typeof sandboxPayments.$inferSelect;
  * code, with the same checks, whichever provider took the money.
  */
 export function createSandboxPaymentProvider(options: SandboxPaymentProviderOptions): SandboxPaymentProvider {
-  const { db, webhookSecret, deliver, log } = options;
+  const { db, webhookSecret, deliver } = options;
   const events = createSandboxEventDelivery({
+    jobs: options.jobs,
+    kind: SANDBOX_PAYMENT_EVENT,
     // Signed again for each attempt, as the provider does: the timestamp is the attempt's.
     attempt: (body) => deliver(body, signStripePayload(body, webhookSecret, nowSeconds())),
-    retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-    log,
+    retry: options.retry,
     what: 'sandbox payment event',
   });
 
-  /** Sends an event without making the caller wait for the webhook (Stripe does not either). */
-  function emit(type: string, object: Record<string, unknown>): void {
+  /**
+   * Queues an event in the transaction of the change it announces (call `events.nudge()` after the commit): the
+   * caller never waits for the webhook (Stripe does not either), and the event outlives this process.
+   */
+  async function emit(tx: DbOrTx, type: string, object: Record<string, unknown>): Promise<void> {
     const event = {
       id: `evt_sandbox_${randomId(24)}`,
       object: 'event',
@@ -90,7 +95,7 @@ export function createSandboxPaymentProvider(options: SandboxPaymentProviderOpti
       type,
       data: { object },
     };
-    events.send(event.id, type, JSON.stringify(event));
+    await events.send(tx, event, JSON.stringify(event));
   }
 
   async function findPayment(ref: string): Promise<Row | undefined> {
@@ -157,25 +162,30 @@ export function createSandboxPaymentProvider(options: SandboxPaymentProviderOpti
 
     async confirmPayment(ref, outcome) {
       const succeeded = outcome.outcome === 'succeeded';
-      const [row] = await db
-        .update(sandboxPayments)
-        .set(
-          succeeded
-            ? { status: 'succeeded', lastError: null, updatedAt: new Date() }
-            : { lastError: outcome.message, updatedAt: new Date() },
-        )
-        .where(and(eq(sandboxPayments.id, ref), eq(sandboxPayments.status, 'requires_payment')))
-        .returning();
+      // The change and its event commit together; the event leaves after the commit.
+      const row = await db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(sandboxPayments)
+          .set(
+            succeeded
+              ? { status: 'succeeded', lastError: null, updatedAt: new Date() }
+              : { lastError: outcome.message, updatedAt: new Date() },
+          )
+          .where(and(eq(sandboxPayments.id, ref), eq(sandboxPayments.status, 'requires_payment')))
+          .returning();
+        if (updated) {
+          await (outcome.outcome === 'succeeded'
+            ? emit(tx, 'payment_intent.succeeded', paymentIntentObject(updated, null))
+            : emit(tx, 'payment_intent.payment_failed', paymentIntentObject(updated, outcome)));
+        }
+        return updated;
+      });
       if (!row) {
         const current = await findPayment(ref);
         return current ? { result: 'not_confirmable', payment: toProviderPayment(current) } : { result: 'not_found' };
       }
-      // The update has committed (no transaction is open here): only now may the event leave.
-      if (outcome.outcome === 'succeeded') {
-        emit('payment_intent.succeeded', paymentIntentObject(row, null));
-        return { result: 'succeeded', payment: toProviderPayment(row) };
-      }
-      emit('payment_intent.payment_failed', paymentIntentObject(row, outcome));
+      events.nudge();
+      if (outcome.outcome === 'succeeded') return { result: 'succeeded', payment: toProviderPayment(row) };
       return { result: 'declined', code: outcome.code, message: outcome.message, payment: toProviderPayment(row) };
     },
 
@@ -193,17 +203,21 @@ export function createSandboxPaymentProvider(options: SandboxPaymentProviderOpti
         cents = current.amountCents - current.refundedCents;
       }
       if (!Number.isInteger(cents) || cents <= 0) throw new PaymentProviderError('Refund amount must be positive');
-      const [row] = await db
-        .update(sandboxPayments)
-        .set({ refundedCents: sql`${sandboxPayments.refundedCents} + ${cents}`, updatedAt: new Date() })
-        .where(
-          and(
-            eq(sandboxPayments.id, ref),
-            eq(sandboxPayments.status, 'succeeded'),
-            sql`${sandboxPayments.refundedCents} + ${cents} <= ${sandboxPayments.amountCents}`,
-          ),
-        )
-        .returning();
+      const row = await db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(sandboxPayments)
+          .set({ refundedCents: sql`${sandboxPayments.refundedCents} + ${cents}`, updatedAt: new Date() })
+          .where(
+            and(
+              eq(sandboxPayments.id, ref),
+              eq(sandboxPayments.status, 'succeeded'),
+              sql`${sandboxPayments.refundedCents} + ${cents} <= ${sandboxPayments.amountCents}`,
+            ),
+          )
+          .returning();
+        if (updated) await emit(tx, 'charge.refunded', chargeObject(updated));
+        return updated;
+      });
       if (!row) {
         const current = await findPayment(ref);
         // A full refund that lost to another one for the same payment: refunded in full, as asked.
@@ -218,7 +232,7 @@ export function createSandboxPaymentProvider(options: SandboxPaymentProviderOpti
               : 'Refund amount is greater than what remains to refund',
         );
       }
-      emit('charge.refunded', chargeObject(row));
+      events.nudge();
       return toProviderPayment(row);
     },
 
@@ -226,7 +240,7 @@ export function createSandboxPaymentProvider(options: SandboxPaymentProviderOpti
       const current = await findPayment(ref);
       if (!current) throw new PaymentProviderError(`No such payment: ${ref}`);
       if (current.status !== 'succeeded') throw new PaymentProviderError('This payment has no charge to dispute');
-      emit('charge.dispute.created', {
+      await emit(db, 'charge.dispute.created', {
         id: `dp_sandbox_${randomId(24)}`,
         object: 'dispute',
         amount: current.amountCents,
@@ -237,6 +251,7 @@ export function createSandboxPaymentProvider(options: SandboxPaymentProviderOpti
         status: 'needs_response',
         livemode: false,
       });
+      events.nudge();
     },
 
     idle: events.idle,

@@ -1,9 +1,9 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
+import type { Jobs } from '../../modules/jobs/jobs.service';
 import { sandboxPaypalOrders } from '../../db/schema';
-import { createSandboxEventDelivery } from '../payments/sandbox-event-delivery';
+import { createSandboxEventDelivery, type SandboxRetry } from '../payments/sandbox-event-delivery';
 import {
   centsToDecimal,
   type CreateWalletOrderInput,
@@ -27,7 +27,7 @@ export const SANDBOX_PAYER_ID = 'SANDBOXPAYER';
 export const SANDBOX_APPROVAL_PATH = '/sandbox/paypal/checkout';
 
 const SANDBOX_AUTH_ALGO = 'HMAC-SHA256';
-const DEFAULT_RETRY_DELAYS_MS = [250, 1000, 4000] as const;
+export const SANDBOX_WALLET_EVENT = 'sandbox.wallet-event';
 
 export interface SandboxWalletOptions {
   db: Db;
@@ -35,8 +35,9 @@ export interface SandboxWalletOptions {
   webhookSecret: string;
   /** Hands a signed event to the portal's webhook route (`POST /stripe/paypal/webhook`); a non-2xx is retried. */
   deliver: (rawBody: string, headers: Record<string, string>) => Promise<{ statusCode: number }>;
-  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  retryDelaysMs?: readonly number[];
+  /** The job engine: each event is a durable `sandbox.wallet-event` job, enqueued with the change it announces. */
+  jobs: Pick<Jobs, 'register' | 'enqueue' | 'nudge' | 'runUntilIdle'>;
+  retry?: SandboxRetry;
 }
 
 export type SandboxApproval =
@@ -53,7 +54,7 @@ export interface SandboxWalletProvider extends WalletProvider {
   ): Promise<{ order: WalletOrder; description: string; returnUrl: string; cancelUrl: string } | null>;
   /** Refunds part or all of the capture, then sends `PAYMENT.CAPTURE.REFUNDED` to the webhook route. */
   refundCapture(ref: string, cents: number): Promise<WalletOrder>;
-  /** Resolves when no event delivery is in flight (tests; a graceful shutdown). */
+  /** Delivers the events due now (and retries due within seconds); resolves when none is in flight (tests; a drain). */
   idle(): Promise<void>;
 }
 
@@ -67,16 +68,24 @@ type Row = typeof sandboxPaypalOrders.$inferSelect;
  * route. So fulfilment runs the same code, with the same checks, as with PayPal.
  */
 export function createSandboxWalletProvider(options: SandboxWalletOptions): SandboxWalletProvider {
-  const { db, webhookSecret, deliver, log } = options;
+  const { db, webhookSecret, deliver } = options;
   const events = createSandboxEventDelivery({
+    jobs: options.jobs,
+    kind: SANDBOX_WALLET_EVENT,
     // Signed again for each attempt, as the provider does: the timestamp is the attempt's.
     attempt: (body) => deliver(body, signSandboxWalletEvent(body, webhookSecret, new Date())),
-    retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-    log,
+    retry: options.retry,
     what: 'sandbox wallet event',
   });
 
-  function emit(eventType: string, resourceType: string, summary: string, resource: Record<string, unknown>): void {
+  /** Queues an event in the transaction of the change it announces (call `events.nudge()` after the commit). */
+  async function emit(
+    tx: DbOrTx,
+    eventType: string,
+    resourceType: string,
+    summary: string,
+    resource: Record<string, unknown>,
+  ): Promise<void> {
     const event = {
       id: `WH-SANDBOX-${randomId(20)}`,
       event_version: '1.0',
@@ -87,7 +96,7 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
       summary,
       resource,
     };
-    events.send(event.id, eventType, JSON.stringify(event));
+    await events.send(tx, { id: event.id, type: eventType }, JSON.stringify(event));
   }
 
   async function find(ref: string): Promise<Row | undefined> {
@@ -97,21 +106,41 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
 
   async function refundCapture(ref: string, cents: number): Promise<WalletOrder> {
     if (!Number.isInteger(cents) || cents <= 0) throw new WalletProviderError('Refund amount must be positive');
-    const [row] = await db
-      .update(sandboxPaypalOrders)
-      .set({
-        refundedCents: sql`${sandboxPaypalOrders.refundedCents} + ${cents}`,
-        captureStatus: sql`case when ${sandboxPaypalOrders.refundedCents} + ${cents} >= ${sandboxPaypalOrders.capturedCents} then 'REFUNDED' else 'PARTIALLY_REFUNDED' end`,
-        updatedAt: new Date(),
-      })
-      .where(
-        and(
-          eq(sandboxPaypalOrders.id, ref),
-          eq(sandboxPaypalOrders.status, 'COMPLETED'),
-          sql`${sandboxPaypalOrders.refundedCents} + ${cents} <= ${sandboxPaypalOrders.capturedCents}`,
-        ),
-      )
-      .returning();
+    const row = await db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(sandboxPaypalOrders)
+        .set({
+          refundedCents: sql`${sandboxPaypalOrders.refundedCents} + ${cents}`,
+          captureStatus: sql`case when ${sandboxPaypalOrders.refundedCents} + ${cents} >= ${sandboxPaypalOrders.capturedCents} then 'REFUNDED' else 'PARTIALLY_REFUNDED' end`,
+          updatedAt: new Date(),
+        })
+        .where(
+          and(
+            eq(sandboxPaypalOrders.id, ref),
+            eq(sandboxPaypalOrders.status, 'COMPLETED'),
+            sql`${sandboxPaypalOrders.refundedCents} + ${cents} <= ${sandboxPaypalOrders.capturedCents}`,
+          ),
+        )
+        .returning();
+      if (updated) {
+        await emit(
+          tx,
+          'PAYMENT.CAPTURE.REFUNDED',
+          'refund',
+          `A $ ${centsToDecimal(cents)} USD capture payment was refunded`,
+          {
+            id: randomId(17),
+            status: 'COMPLETED',
+            amount: { currency_code: updated.currency, value: centsToDecimal(cents) },
+            custom_id: updated.customId,
+            invoice_id: updated.invoiceId,
+            supplementary_data: { related_ids: { order_id: updated.id, capture_id: updated.captureId } },
+            links: [{ href: `/v2/payments/captures/${updated.captureId}`, rel: 'up', method: 'GET' }],
+          },
+        );
+      }
+      return updated;
+    });
     if (!row) {
       const current = await find(ref);
       throw new WalletProviderError(
@@ -122,15 +151,7 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
             : 'Refund amount is greater than what remains to refund',
       );
     }
-    emit('PAYMENT.CAPTURE.REFUNDED', 'refund', `A $ ${centsToDecimal(cents)} USD capture payment was refunded`, {
-      id: randomId(17),
-      status: 'COMPLETED',
-      amount: { currency_code: row.currency, value: centsToDecimal(cents) },
-      custom_id: row.customId,
-      invoice_id: row.invoiceId,
-      supplementary_data: { related_ids: { order_id: row.id, capture_id: row.captureId } },
-      links: [{ href: `/v2/payments/captures/${row.captureId}`, rel: 'up', method: 'GET' }],
-    });
+    events.nudge();
     return toWalletOrder(row);
   }
 
@@ -206,25 +227,32 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
 
     async captureOrder(ref, _requestId) {
       const captureId = randomId(17);
-      const [row] = await db
-        .update(sandboxPaypalOrders)
-        .set({
-          status: 'COMPLETED',
-          captureId,
-          captureStatus: 'COMPLETED',
-          capturedCents: sql`${sandboxPaypalOrders.amountCents}`,
-          updatedAt: new Date(),
-        })
-        .where(and(eq(sandboxPaypalOrders.id, ref), eq(sandboxPaypalOrders.status, 'APPROVED')))
-        .returning();
+      // The capture and its event commit together; the event leaves after the commit.
+      const row = await db.transaction(async (tx) => {
+        const [captured] = await tx
+          .update(sandboxPaypalOrders)
+          .set({
+            status: 'COMPLETED',
+            captureId,
+            captureStatus: 'COMPLETED',
+            capturedCents: sql`${sandboxPaypalOrders.amountCents}`,
+            updatedAt: new Date(),
+          })
+          .where(and(eq(sandboxPaypalOrders.id, ref), eq(sandboxPaypalOrders.status, 'APPROVED')))
+          .returning();
+        if (captured) {
+          await emit(
+            tx,
+            'PAYMENT.CAPTURE.COMPLETED',
+            'capture',
+            `Payment completed for $ ${centsToDecimal(captured.capturedCents)} USD`,
+            captureResource(captured),
+          );
+        }
+        return captured;
+      });
       if (row) {
-        // The update has committed (no transaction is open here): only now may the event leave.
-        emit(
-          'PAYMENT.CAPTURE.COMPLETED',
-          'capture',
-          `Payment completed for $ ${centsToDecimal(row.capturedCents)} USD`,
-          captureResource(row),
-        );
+        events.nudge();
         return toWalletOrder(row);
       }
       const current = await find(ref);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import type { AnalyticsProperties, BrowserAnalyticsEventName } from '@keyport/shared/contracts/analytics';
 import type { Db, DbOrTx } from '../../db/client';
 import type { RateLimiter } from '../../http/rate-limit';
-import { AnalyticsDeliveryError, type AnalyticsPort } from '../../integrations/analytics/port';
+import type { AnalyticsPort } from '../../integrations/analytics/port';
+import type { Jobs } from '../jobs/jobs.service';
 import {
   tokenRedemptionEvent,
   upgradePurchaseEvent,
@@ -12,37 +12,22 @@ import {
   type TokenRedemption,
 } from './analytics.events';
 import * as repo from './analytics.repo';
+import {
+  DEFAULT_DELIVERY,
+  DELIVER_ANALYTICS,
+  deliverAnalyticsJob,
+  type DeliverAnalyticsPayload,
+  type DeliverySettings,
+} from './deliver-analytics.job';
 
-export type { CompletedUpgradeOrder, TokenRedemption };
-
-export interface DeliverySettings {
-  /** Attempts before a row is given up (then logged once more). */
-  maxAttempts: number;
-  /** The first retry's delay; each further retry doubles it, up to `maxDelayMs`. */
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** How often the worker looks for due rows besides the after-commit nudge. */
-  pollMs: number;
-  /** Rows one pass claims (delivered concurrently). */
-  batchSize: number;
-  /** How long a claim holds a row: longer than one provider call can take. */
-  leaseMs: number;
-}
-
-export const DEFAULT_DELIVERY: DeliverySettings = {
-  maxAttempts: 12,
-  baseDelayMs: 5_000,
-  maxDelayMs: 30 * 60_000,
-  pollMs: 5_000,
-  batchSize: 20,
-  leaseMs: 60_000,
-};
+export type { CompletedUpgradeOrder, DeliverySettings, TokenRedemption };
 
 export interface AnalyticsServiceDeps {
   db: Db;
+  /** Delivery runs on the job engine (ADR 038): one `analytics.deliver` job per written row. */
+  jobs: Pick<Jobs, 'register' | 'enqueue' | 'nudge' | 'runUntilIdle'>;
   /** null: analytics are off (production without a provider key): nothing is written, nothing is delivered. */
   port: AnalyticsPort | null;
-  log: FastifyBaseLogger;
   /** The account's email for the server's own events (read when delivering, after commit). */
   resolveEmail: (userId: number) => Promise<string | null>;
   /** Browser calls per user (POST and PUT together). */
@@ -56,119 +41,48 @@ interface Caller {
   email: string;
 }
 
-/** The retry delay after the `attempts`-th failed attempt: exponential, capped. */
-export function backoffDelay(attempts: number, settings: Pick<DeliverySettings, 'baseDelayMs' | 'maxDelayMs'>) {
-  return Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** Math.max(0, attempts - 1));
-}
-
 /**
  * Purchase analytics through an outbox: events and profile updates are written in the caller's transaction (or on
- * their own for the browser's calls) and delivered after commit by a worker — on a nudge after each commit and on a
- * timer — with retries and exponential backoff. A request never waits on the provider; a failing row is logged when it
- * starts failing and once more if it is given up, never per retry.
+ * their own for the browser's calls), each with an `analytics.deliver` job, and delivered after commit by the job
+ * engine — on a nudge after each commit and on its poll — with retries and exponential backoff. A request never waits
+ * on the provider; a failing row is logged when it starts failing and once more if it is given up, never per retry.
  */
 export function createAnalyticsService(deps: AnalyticsServiceDeps) {
-  const { db, port, log, resolveEmail, trackLimit } = deps;
+  const { db, jobs, port, resolveEmail, trackLimit } = deps;
   const settings: DeliverySettings = { ...DEFAULT_DELIVERY, ...deps.delivery };
   const now = deps.now ?? (() => new Date());
-  let running: Promise<number> | null = null;
-  let again = false;
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
+  if (port) jobs.register(deliverAnalyticsJob({ db, port, resolveEmail, settings, now }));
 
-  async function enqueue(tx: DbOrTx, event: ServerEvent & { email?: string | null }): Promise<boolean> {
+  /** Writes the row and its delivery job (in the caller's transaction); a second copy of an event writes neither. */
+  async function write(tx: DbOrTx, values: repo.NewOutboxRow): Promise<boolean> {
     if (!port) return false;
-    const at = now();
-    return repo.insertItem(tx, {
+    const id = await repo.insertItem(tx, values);
+    if (id === null) return false;
+    const payload: DeliverAnalyticsPayload = {
+      outboxId: id,
+      event: values.kind === 'profile' ? 'profile update' : values.name,
+    };
+    await jobs.enqueue(tx, DELIVER_ANALYTICS, payload);
+    return true;
+  }
+
+  function enqueue(tx: DbOrTx, event: ServerEvent & { email?: string | null }): Promise<boolean> {
+    return write(tx, {
       userId: event.userId,
       kind: 'event',
       name: event.name,
       uniqueId: event.uniqueId,
       email: event.email ?? null,
       payload: { properties: event.properties, value: event.value },
-      occurredAt: at,
-      nextAttemptAt: at,
+      occurredAt: now(),
     });
-  }
-
-  async function deliverRow(row: repo.OutboxRow): Promise<void> {
-    if (!port) return;
-    try {
-      const email = row.email ?? (await resolveEmail(row.userId));
-      if (!email) throw new AnalyticsDeliveryError('the account has no email address', false);
-      if (row.kind === 'event') {
-        await port.sendEvent({
-          uniqueId: row.uniqueId,
-          email,
-          name: row.name,
-          properties: row.payload.properties,
-          value: row.payload.value,
-          time: row.occurredAt,
-        });
-      } else {
-        await port.upsertProfile({
-          email,
-          firstName: row.payload.firstName ?? null,
-          lastName: row.payload.lastName ?? null,
-          phoneNumber: row.payload.phoneNumber ?? null,
-          properties: row.payload.properties,
-        });
-      }
-      await repo.markDelivered(db, row.id, now());
-    } catch (error) {
-      const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-      const retryable = error instanceof AnalyticsDeliveryError ? error.retryable : true;
-      const context = { analyticsOutboxId: row.id, event: row.kind === 'event' ? row.name : 'profile update' };
-      if (!retryable || row.attempts >= settings.maxAttempts) {
-        await repo.markFailed(db, row.id, now(), message);
-        log.error({ ...context, attempts: row.attempts, reason: message }, 'analytics delivery given up');
-        return;
-      }
-      const delay = backoffDelay(row.attempts, settings);
-      await repo.markRetry(db, row.id, new Date(now().getTime() + delay), message);
-      // Logged when the row starts failing; its later retries are quiet (last_error keeps the latest reason).
-      if (row.lastError === null) {
-        log.warn({ ...context, reason: message, retryInMs: delay }, 'analytics delivery failed; retrying with backoff');
-      }
-    }
-  }
-
-  /** One pass: claim the due rows and deliver them. */
-  async function deliverBatch(): Promise<number> {
-    const at = now();
-    const rows = await repo.claimDue(db, at, new Date(at.getTime() + settings.leaseMs), settings.batchSize);
-    await Promise.all(rows.map(deliverRow));
-    return rows.length;
-  }
-
-  /** Delivers every due row; one run at a time in this process (a nudge during a run makes it look again). */
-  function deliverDue(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      let total = 0;
-      do {
-        again = false;
-        const claimed = await deliverBatch();
-        total += claimed;
-        if (claimed === settings.batchSize) again = true;
-      } while (again && !stopped);
-      return total;
-    })().finally(() => {
-      running = null;
-      // A nudge that came after the loop's last check (a commit right at the end of a run) gets its own pass.
-      if (again && !stopped) deliverSoon();
-    });
-    return running;
   }
 
   /** After a commit: deliver in the background (never awaited by a request). */
-  function deliverSoon(): void {
-    if (stopped) return;
-    deliverDue().catch((error: unknown) => log.warn({ err: error }, 'analytics outbox pass failed'));
-  }
+  const deliverSoon = () => jobs.nudge();
+
+  /** Delivers every due row in this process and resolves when done (tests; the engine's poll does it otherwise). */
+  const deliverDue = () => jobs.runUntilIdle({ kinds: [DELIVER_ANALYTICS] });
 
   return {
     adapter: port?.name ?? 'off',
@@ -189,14 +103,17 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       },
     ): Promise<void> {
       await trackLimit.hit(`analytics:${caller.id}`);
-      await enqueue(db, {
-        userId: caller.id,
-        email: caller.email,
-        name: input.eventName,
-        uniqueId: input.uniqueId ?? randomUUID(),
-        properties: input.properties ?? {},
-        value: null,
-      });
+      // The row and its job together (a transaction): never a row that nothing will deliver.
+      await db.transaction((tx) =>
+        enqueue(tx, {
+          userId: caller.id,
+          email: caller.email,
+          name: input.eventName,
+          uniqueId: input.uniqueId ?? randomUUID(),
+          properties: input.properties ?? {},
+          value: null,
+        }),
+      );
       deliverSoon();
     },
 
@@ -211,24 +128,23 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       },
     ): Promise<void> {
       await trackLimit.hit(`analytics:${caller.id}`);
-      if (!port) return;
-      const at = now();
-      await repo.insertItem(db, {
-        userId: caller.id,
-        kind: 'profile',
-        name: '',
-        uniqueId: randomUUID(),
-        email: caller.email,
-        payload: {
-          properties: input.properties ?? {},
-          value: null,
-          firstName: input.firstName || null,
-          lastName: input.lastName || null,
-          phoneNumber: input.phoneNumber || null,
-        },
-        occurredAt: at,
-        nextAttemptAt: at,
-      });
+      await db.transaction((tx) =>
+        write(tx, {
+          userId: caller.id,
+          kind: 'profile',
+          name: '',
+          uniqueId: randomUUID(),
+          email: caller.email,
+          payload: {
+            properties: input.properties ?? {},
+            value: null,
+            firstName: input.firstName || null,
+            lastName: input.lastName || null,
+            phoneNumber: input.phoneNumber || null,
+          },
+          occurredAt: now(),
+        }),
+      );
       deliverSoon();
     },
 
@@ -240,22 +156,6 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
       const event = tokenRedemptionEvent(redemption);
       await enqueue(tx, event);
       return event.uniqueId;
-    },
-
-    /** Starts the timer (unref'd: it never keeps the process alive). */
-    start(): void {
-      if (timer || stopped || !port) return;
-      timer = setInterval(deliverSoon, settings.pollMs);
-      timer.unref();
-      deliverSoon();
-    },
-
-    /** Stops the timer and waits for a pass in flight (before the database closes). */
-    async stop(): Promise<void> {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running?.catch(() => undefined);
     },
   };
 }

@@ -1,6 +1,7 @@
 import {
   Flag,
   Percent,
+  ListRestart,
   Megaphone,
   Radar,
   Package,
@@ -112,11 +113,19 @@ export const staffPages: StaffPage[] = [
     component: page(() => import('./sightings/sightings-page'), 'SightingsPage'),
   },
 
-  // VAT rates (h-invoices)
+  // VAT rates by country and start date (ADR 036)
   {
     path: staffPaths.vatRates,
     label: 'VAT rates',
     icon: Percent,
     component: page(() => import('./vat-rates/vat-rates-page'), 'VatRatesPage'),
+  },
+
+  // Jobs that failed: retry them (ADR 038)
+  {
+    path: staffPaths.jobs,
+    label: 'Jobs',
+    icon: ListRestart,
+    component: page(() => import('./jobs/jobs-page'), 'JobsPage'),
   },
 ];

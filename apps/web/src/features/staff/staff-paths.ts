@@ -15,6 +15,7 @@ export const staffPaths = {
   reports: '/staff/reports',
   sightings: '/staff/sightings',
   vatRates: '/staff/vat-rates',
+  jobs: '/staff/jobs',
 } as const;
 
 /** A console path as the route tree under `/staff/*` matches it: `/staff/audit-log` → `audit-log`. */
