@@ -226,6 +226,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
 
   // A sandbox event still on its way would find the database closed.
   app.addHook('onClose', async () => {
+    await app.services.orderSweeper.stop();
     await app.services.sandboxPayments?.idle();
     await app.services.sandboxWallet?.idle();
     await app.services.analytics.stop();
@@ -237,6 +238,8 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     void app.services.outbox.flush();
     app.services.analytics.start();
     app.services.checkinFlusher.start();
+    // Abandoned orders expire, interrupted captures resume (issue 19; to move onto the job engine's recurring jobs).
+    app.services.orderSweeper.start();
   });
   return app;
 }

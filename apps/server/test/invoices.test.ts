@@ -366,7 +366,8 @@ describe('refunds and disputes', () => {
 
   it('a dispute marks the order disputed and writes order.disputed; a refund afterwards still credits it', async () => {
     const { user, key, started } = await paidUpgrade();
-    await provider.disputePayment(started.payment_intent.id);
+    // Without its funds withdrawn (an inquiry): the upgrade stays while the dispute is open.
+    await provider.disputePayment(started.payment_intent.id, { fundsWithdrawn: false });
     await provider.idle();
     const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, started.order.id));
     expect(order!.status).toBe('disputed');

@@ -10,6 +10,7 @@ import { findUpgradePath, upgradePathLabel, type UpgradePath } from '@keyport/sh
 import { calculateVat } from '@keyport/shared/domain/vat';
 import type { Db, DbOrTx } from '../../db/client';
 import type { BillingSnapshot } from '../../db/schema';
+import type { AuthUser } from '../../http/auth';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { Outbox } from '../../integrations/email/outbox';
@@ -20,6 +21,7 @@ import {
   type ProviderEvent,
   type ProviderPayment,
 } from '../../integrations/payments/port';
+import type { AuditService } from '../audit/audit.service';
 import type { AnalyticsService } from '../analytics/analytics.service';
 import type { BillingService, VerifiedVatId } from '../billing/billing.service';
 import type { Buyer, CreditPackRow, CreditPacksService } from '../credits/credit-packs.service';
@@ -27,6 +29,9 @@ import type { CreditsService } from '../credits/credits.service';
 import type { InvoicesService } from '../invoices/invoices.service';
 import type { KeysService } from '../keys/keys.service';
 import type { PaidOrder, UpgradePrice, UpgradesService } from '../upgrades/upgrades.service';
+import { createOrderClaims } from './order-claims';
+import { createOrderDisputes, type DisputeReport } from './order-disputes';
+import { ORDER_MESSAGES, orderClosed } from './order-messages';
 import { creditsReceiptEmail, receiptEmail, refundEmail, upgradeNotAppliedEmail } from './payment-emails';
 import * as repo from './payments.repo';
 
@@ -37,11 +42,15 @@ export const PACK_NO_PRICE_ID = 'This credit pack has no price configured yet.';
 export const INVALID_SIGNATURE = 'Invalid webhook signature.';
 export const PROVIDER_UNAVAILABLE = 'The payment provider did not answer. Please try again.';
 
+/** How long a capture waits for another request that is capturing the same order (issue 19). */
+const CAPTURE_WAIT_MS = 20_000;
+const CAPTURE_POLL_MS = 100;
+
 export interface PaymentsServiceDeps {
   db: Db;
   provider: PaymentProvider;
-  keys: Pick<KeysService, 'requireOwnedKey'>;
-  upgrades: Pick<UpgradesService, 'prices' | 'applyPaidUpgrade' | 'revertPaidUpgrade'>;
+  keys: Pick<KeysService, 'requireOwnedKey' | 'lockKey'>;
+  upgrades: Pick<UpgradesService, 'prices' | 'applyPaidUpgrade' | 'revertPaidUpgrade' | 'reapplyPaidUpgrade'>;
   /** The pack a team member pays for (the catalogue and the team-only rule live in modules/credits). */
   creditPacks: Pick<CreditPacksService, 'packForCheckout'>;
   /** A paid pack adds its credits to the ledger; a refund takes them back (in the payment's transaction). */
@@ -49,7 +58,9 @@ export interface PaymentsServiceDeps {
   billing: Pick<BillingService, 'verifiedVatIdFor' | 'isCountry'>;
   outbox: Outbox;
   /** Invoices, credit notes and the audit entries of completions, refunds and disputes (same transactions). */
-  invoices: Pick<InvoicesService, 'orderCompleted' | 'orderRefunded' | 'orderDisputed'>;
+  invoices: Pick<InvoicesService, 'orderCompleted' | 'orderRefunded' | 'orderDisputed' | 'orderChargedBack'>;
+  /** The steps of a dispute are audited in its transaction (issue 19). */
+  audit: Pick<AuditService, 'record'>;
   /** The portal's address, for the receipt email's link to the invoices tab. */
   publicUrl: () => string;
   analytics: Pick<AnalyticsService, 'recordUpgradePurchase' | 'deliverSoon'>;
@@ -59,11 +70,53 @@ export interface PaymentsServiceDeps {
   now?: () => Date;
 }
 
+/**
+ * §7 POST /stripe/payment-intents: `billing` is the form's (name, address for the invoice); a request exactly as §7
+ * lists it has none, and its billing country and business fields come from `metadata` (issue 19).
+ */
 export interface StartPaymentInput {
   price_id: string;
   theme_type: Tier;
   key: string;
-  billing: BillingInput;
+  billing?: BillingInput;
+  metadata?: PaymentMetadata;
+}
+
+/** The §7 metadata fields the server reads when there is no billing object (never an amount). */
+export interface PaymentMetadata {
+  is_business?: boolean | 'true' | 'false' | null;
+  company_name?: string | null;
+  vat_id?: string | null;
+  customer_country?: string | null;
+}
+
+/** Who pays: the signed-in user (their name and email bill a §7 request that has no billing object). */
+export type Payer = Pick<AuthUser, 'id' | 'email' | 'name'>;
+
+/**
+ * A capture at whoever holds the authorized money (the card provider or the wallet), for the shared capture flow.
+ * `capture` answers the payment re-read after capturing, or throws `CaptureRefused` (declined, not approved: the
+ * claim is released) or anything else (the outcome is unknown: the payment is re-read).
+ */
+export interface CaptureAttempt {
+  providerName: string;
+  capture(claimed: repo.OrderRow): Promise<ProviderPayment>;
+  reread(): Promise<ProviderPayment | null>;
+  /** Lets go of the payment at the provider when the order will never be captured (best effort, never throws). */
+  release(): Promise<void>;
+  /** What the buyer is told when the provider captured nothing and did not say why. */
+  notCaptured(payment: ProviderPayment): AppError;
+}
+
+/** The provider refused to capture: `answer` is what the buyer is told, `message` the provider's reason. */
+export class CaptureRefused extends Error {
+  override name = 'CaptureRefused';
+  constructor(
+    readonly answer: AppError,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** A credit pack to pay for (POST /credits/checkout/…): the pack, its price id as the browser saw it, billing. */
@@ -89,6 +142,15 @@ export interface Settlement {
 export function createPaymentsService(deps: PaymentsServiceDeps) {
   const { db, provider, keys, upgrades, credits, billing, outbox, analytics, log } = deps;
   const now = deps.now ?? (() => new Date());
+  const claims = createOrderClaims({ db, keys });
+  const disputes = createOrderDisputes({
+    upgrades,
+    credits,
+    invoices: deps.invoices,
+    audit: deps.audit,
+    toPaidOrder,
+    log,
+  });
 
   /** Calls the provider; its failures become a 502 the person can retry (nothing was written). */
   async function atProvider<T>(call: () => Promise<T>): Promise<T> {
@@ -123,8 +185,13 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return payment;
   }
 
-  /** An upgrade's quote: the caller's key, the path to `theme_type`, its catalogue price (the browser's must match). */
-  async function quoteFor(userId: number, input: StartPaymentInput): Promise<Quote> {
+  /**
+   * An upgrade's quote: the caller's key, the path to `theme_type`, its catalogue price (the browser's must match).
+   * Without a billing object (§7's own request) the payer's name and email and the metadata's country and business
+   * fields bill it.
+   */
+  async function quoteFor(payer: Payer, input: StartPaymentInput): Promise<Quote> {
+    const userId = payer.id;
     const key = await keys.requireOwnedKey(userId, input.key);
     const path = findUpgradePath(key.tier, input.theme_type);
     if (!path) {
@@ -139,7 +206,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       path,
       price,
       priceId: price.providerPriceId,
-      ...(await taxed(price.amountCents, input.billing)),
+      ...(await taxed(price.amountCents, input.billing ?? billingFromMetadata(payer, input.metadata))),
     };
   }
 
@@ -224,13 +291,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       if (payment.lastError) await repo.recordPaymentError(tx, order.id, payment.lastError);
       return { order: (await repo.findOrder(tx, order.id)) ?? order, key: null };
     }
-    if (
-      payment.amountCents !== order.totalAmountCents ||
-      payment.currency !== order.currency ||
-      payment.metadata.order_id !== String(order.id)
-    ) {
-      const reason = `The payment (${payment.amountCents} ${payment.currency}, order ${payment.metadata.order_id ?? '?'}) does not match order ${order.id} (${order.totalAmountCents} ${order.currency}).`;
-      const flagged = await repo.flagOrder(tx, order.id, 'review', reason, ['pending', 'superseded']);
+    const mismatch = paymentMismatch(payment, order);
+    if (mismatch) {
+      const flagged = await repo.flagOrder(tx, order.id, 'review', mismatch, ['pending', 'capturing', 'superseded']);
       if (flagged) log.error({ orderId: order.id, paymentRef: payment.ref }, 'payment does not match its order');
       return { order: flagged ?? order, key: null };
     }
@@ -293,8 +356,11 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     if (paid.kind === 'upgrade') {
       let tierReverted: boolean | null = null;
       if (delivered) {
-        ({ tierReverted } = await upgrades.revertPaidUpgrade(toPaidOrder(paid), tx));
-        if (!tierReverted) log.warn({ orderId: order.id }, 'refunded; the key changed since, so its tier stays');
+        const reverted = await upgrades.revertPaidUpgrade(toPaidOrder(paid), tx);
+        // A record refunded already (a dispute's withdrawal took the upgrade back): nothing left to revert.
+        tierReverted = reverted.recordRefunded ? reverted.tierReverted : null;
+        if (tierReverted === false)
+          log.warn({ orderId: order.id }, 'refunded; the key changed since, so its tier stays');
       }
       await deps.invoices.orderRefunded(tx, refunded, { kind: 'upgrade', tierReverted });
     } else {
@@ -315,22 +381,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     await outbox.enqueue(tx, refundEmail(order));
   }
 
-  /** The buyer disputed the payment (a chargeback): the order is marked, the upgrade stays until it is refunded. */
-  async function dispute(
-    payment: ProviderPayment,
-    tx: DbOrTx,
-    event?: Pick<ProviderEvent, 'type'>,
-    providerName: string = provider.name,
-  ): Promise<void> {
-    const order = await repo.findOrderByPayment(tx, providerName, payment.ref);
-    if (!order) return;
-    const disputed = await repo.disputeOrder(tx, order.id);
-    if (disputed) await deps.invoices.orderDisputed(tx, disputed, event?.type ?? null);
-  }
-
   /** Applies a payment as re-read from the provider, for an event or a sync, in one transaction; emails after. */
   async function process(
-    kind: ProviderEvent['kind'],
+    kind: 'payment_succeeded' | 'payment_failed' | 'refunded',
     payment: ProviderPayment,
     event?: Pick<ProviderEvent, 'id' | 'type'>,
     providerName: string = provider.name,
@@ -341,15 +394,147 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         await refund(payment, tx, providerName);
         return null;
       }
-      if (kind === 'disputed') {
-        await dispute(payment, tx, event, providerName);
-        return null;
-      }
       return settle(payment, tx, providerName);
     });
     void outbox.flush();
     analytics.deliverSoon();
     return result;
+  }
+
+  /**
+   * A dispute event: the dispute as re-read from the provider is applied to the order of `paymentRef` (ADR 035), in
+   * one transaction with the event's dedupe row.
+   */
+  async function processDispute(
+    paymentRef: string,
+    dispute: DisputeReport,
+    event: Pick<ProviderEvent, 'id' | 'type'>,
+    providerName: string = provider.name,
+  ) {
+    return db.transaction(async (tx) => {
+      if (!(await repo.recordEvent(tx, providerName, event.id, event.type))) return 'duplicate' as const;
+      const order = await repo.findOrderByPayment(tx, providerName, paymentRef);
+      if (!order) {
+        log.warn({ paymentRef, disputeRef: dispute.ref }, 'a dispute of a payment without an order');
+        return null;
+      }
+      return disputes.apply(tx, order.id, dispute, event.type);
+    });
+  }
+
+  /**
+   * Claims the order and captures it (issue 19, ADR 035): no money moves unless the claim — one short transaction with
+   * the key's row locked — found the order still the key's open one and its upgrade still applicable. A claim that
+   * finds it no longer applies voids the order, releases the payment at the provider and answers why (409). A claim
+   * held by another request is waited for. The capture itself runs after the claim committed, outside any transaction,
+   * then the payment is settled as any other.
+   */
+  async function claimAndCapture(order: repo.OrderRow, attempt: CaptureAttempt): Promise<Settlement> {
+    const claim = await claims.claim(order.id);
+    switch (claim.kind) {
+      case 'claimed':
+        return captureClaimed(claim.order, attempt);
+      case 'busy':
+        return awaitCapture(order.id);
+      case 'closed':
+        await attempt.release();
+        throw orderClosed(claim.order);
+      case 'settled':
+        return { order: claim.order, key: null };
+    }
+  }
+
+  /** The capture step of a claimed order (also what the sweeper resumes after a process died mid-capture). */
+  async function captureClaimed(claimed: repo.OrderRow, attempt: CaptureAttempt): Promise<Settlement> {
+    let payment: ProviderPayment | null;
+    let outage = false;
+    try {
+      payment = await attempt.capture(claimed);
+    } catch (error) {
+      if (error instanceof CaptureRefused) {
+        await repo.releaseClaim(db, claimed.id, error.message);
+        throw error.answer;
+      }
+      // The outcome is unknown (a timeout, an outage): what the provider says now decides.
+      log.warn({ err: error, orderId: claimed.id }, 'a capture failed; reading the payment again');
+      outage = true;
+      payment = await attempt.reread().catch(() => null);
+      // Not readable either: the order stays claimed (the key held) until the sweeper resumes it.
+      if (!payment) throw new AppError(502, PROVIDER_UNAVAILABLE, 'provider_unavailable');
+    }
+    if (payment.status === 'succeeded') {
+      const settled = await process('payment_succeeded', payment, undefined, attempt.providerName);
+      const current = (await repo.findOrder(db, claimed.id)) ?? claimed;
+      return { order: current, key: settled && settled !== 'duplicate' ? settled.key : null };
+    }
+    if (payment.status === 'canceled') {
+      const voided = await repo.voidOrder(db, claimed.id, ORDER_MESSAGES.paymentCancelled, ['capturing']);
+      throw orderClosed(voided ?? { status: 'void', processingError: ORDER_MESSAGES.paymentCancelled });
+    }
+    // Nothing was captured: the claim is released, the buyer may try again.
+    await repo.releaseClaim(db, claimed.id, payment.lastError);
+    throw outage ? new AppError(502, PROVIDER_UNAVAILABLE, 'provider_unavailable') : attempt.notCaptured(payment);
+  }
+
+  /** Another request holds the claim: wait (briefly) for it to settle or release the order, then answer that. */
+  async function awaitCapture(orderId: number): Promise<Settlement> {
+    const until = Date.now() + CAPTURE_WAIT_MS;
+    for (;;) {
+      const order = await repo.findOrder(db, orderId);
+      if (!order) throw notFound(PAYMENT_NOT_FOUND, 'payment_not_found');
+      if (order.status !== 'capturing') {
+        if (repo.CLOSED_UNPAID.includes(order.status)) throw orderClosed(order);
+        if (order.status === 'pending') {
+          throw new AppError(402, order.lastPaymentError ?? CARD_PAYMENT_MESSAGES.confirmationFailed, 'not_captured');
+        }
+        return { order, key: null };
+      }
+      if (Date.now() >= until) throw conflict(ORDER_MESSAGES.captureInProgress, 'capture_in_progress');
+      await new Promise((resolve) => setTimeout(resolve, CAPTURE_POLL_MS));
+    }
+  }
+
+  /** The card provider's side of a capture: the authorized PaymentIntent of `order`. */
+  function cardAttempt(paymentRef: string): CaptureAttempt {
+    return {
+      providerName: provider.name,
+      // One idempotency key per claim: a retry within it gets Stripe's stored answer.
+      capture: (claimed) =>
+        provider.capturePayment(paymentRef, {
+          idempotencyKey: `keyport-capture-${claimed.id}-${claimed.updatedAt.getTime()}`,
+        }),
+      reread: () => provider.retrievePayment(paymentRef),
+      release: () => cancelQuietly(paymentRef),
+      notCaptured: (payment) =>
+        new AppError(402, payment.lastError ?? CARD_PAYMENT_MESSAGES.confirmationFailed, 'not_captured'),
+    };
+  }
+
+  /**
+   * A card payment as re-read from the provider: an authorized one is captured through a claim, any other is settled
+   * (a success recorded, a decline kept on the order).
+   */
+  async function applyCardPayment(order: repo.OrderRow, payment: ProviderPayment): Promise<Settlement> {
+    if (payment.status === 'requires_capture') {
+      const mismatch = paymentMismatch(payment, order);
+      if (!mismatch) return claimAndCapture(order, cardAttempt(payment.ref));
+      // No money moves for a payment that is not the one we priced: a person looks at it (the hold is released).
+      const flagged = await repo.flagOrder(db, order.id, 'review', mismatch, ['pending', 'superseded']);
+      if (flagged) log.error({ orderId: order.id, paymentRef: payment.ref }, 'payment does not match its order');
+      await cancelQuietly(payment.ref);
+      return { order: flagged ?? (await repo.findOrder(db, order.id)) ?? order, key: null };
+    }
+    const settled = await process('payment_succeeded', payment);
+    const current = (await repo.findOrder(db, order.id)) ?? order;
+    if (current.status === 'capturing') return awaitCapture(order.id);
+    return { order: current, key: settled && settled !== 'duplicate' ? settled.key : null };
+  }
+
+  /** The payments of orders voided by a tier change are let go at the provider (after that change committed). */
+  async function releaseOrders(orders: repo.OrderRow[]): Promise<void> {
+    for (const order of orders) {
+      if (order.providerPaymentId && order.provider === provider.name) await cancelQuietly(order.providerPaymentId);
+    }
   }
 
   /**
@@ -360,8 +545,14 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   async function openOrder(wanted: repo.NewOrder): Promise<repo.OrderRow | null> {
     let order = await repo.findPendingOrder(db, wanted);
     if (order && !isSameOrder(order, wanted)) {
+      // Its card payment is cancelled before the new quote is answered (issue 19): a confirmation of it then fails
+      // at the provider. An outage is a 502 and changes nothing. (Even uncancelled, it could never be captured: a
+      // capture needs a claim, and only a pending order can be claimed.)
+      if (order.providerPaymentId && order.provider === provider.name) {
+        const ref = order.providerPaymentId;
+        await atProvider(() => provider.cancelPayment(ref));
+      }
       await repo.supersedeOrder(db, order.id);
-      if (order.providerPaymentId && order.provider === provider.name) void cancelQuietly(order.providerPaymentId);
       order = null;
     }
     return order ?? (await repo.insertPendingOrder(db, wanted));
@@ -381,9 +572,10 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         await repo.supersedeOrder(db, order.id);
         continue;
       }
-      if (payment.status === 'succeeded') {
-        // Paid already (its webhook may still be on the way): settle it rather than take a second payment.
-        await process('payment_succeeded', payment);
+      if (payment.status === 'succeeded' || payment.status === 'requires_capture') {
+        // Paid or authorized already (its webhook may still be on the way): settle it, never take a second payment.
+        const settled = await applyCardPayment(order, payment);
+        if (settled.order.status === 'pending') continue;
         throw alreadyPaid(wanted);
       }
       const current = (await repo.findOrder(db, order.id)) ?? order;
@@ -396,12 +588,32 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     publishableKey: () => provider.publishableKey,
 
     /** What the wallet (modules/payments/wallet.service) shares with the card path: one quote, order and fulfilment. */
-    core: { quoteFor, quotePackFor, orderValues, openOrder, process, currentKey },
+    core: {
+      quoteFor,
+      quotePackFor,
+      orderValues,
+      openOrder,
+      process,
+      processDispute,
+      claimAndCapture,
+      captureClaimed,
+      awaitCapture,
+      currentKey,
+    },
+
+    /**
+     * A token redemption changed a key's tier (inside its transaction; ADR 035): refused while a payment of the key is
+     * being captured, the key's pending order voided. Answers what to run once that transaction committed.
+     */
+    async keyTierChanged(tx: DbOrTx, keyId: number, tier: Tier): Promise<() => Promise<void>> {
+      const voided = await claims.tierChanged(tx, keyId, tier);
+      return () => releaseOrders(voided);
+    },
 
     /** §7 POST /stripe/payment-intents: the pending upgrade order of the key and its payment (`startOrder`). */
-    async start(userId: number, input: StartPaymentInput): Promise<StartedPayment> {
-      await deps.startLimit.hit(`payment-start:${userId}`);
-      return startOrder(orderValues(userId, await quoteFor(userId, input)));
+    async start(payer: Payer, input: StartPaymentInput): Promise<StartedPayment> {
+      await deps.startLimit.hit(`payment-start:${payer.id}`);
+      return startOrder(orderValues(payer.id, await quoteFor(payer, input)));
     },
 
     /** POST /credits/checkout/payment-intents: the same, for a credit pack (team members only). */
@@ -410,20 +622,76 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       return startOrder(orderValues(buyer.id, await quotePackFor(buyer, input)));
     },
 
-    /** After the browser confirmed: re-read the caller's payment and settle it (the webhook's code). */
+    /**
+     * After the browser confirmed: re-read the caller's payment; an authorized card is captured (through a claim: the
+     * upgrade must still apply), a paid one settled (the webhook's code). An order that will never be charged
+     * (replaced, cancelled, no longer applicable, expired) answers 409 with its reason.
+     */
     async sync(userId: number, paymentRef: string): Promise<Settlement> {
       const order = await repo.findOrderByPayment(db, provider.name, paymentRef);
       if (!order || order.userId !== userId) throw notFound(PAYMENT_NOT_FOUND, 'payment_not_found');
       const payment = await atProvider(() => provider.retrievePayment(paymentRef));
       if (!payment) throw notFound(PAYMENT_NOT_FOUND, 'payment_not_found');
-      const settled = await process('payment_succeeded', payment);
-      const current = (await repo.findOrder(db, order.id)) ?? order;
-      const key = settled && settled !== 'duplicate' ? settled.key : null;
+      const settled = await applyCardPayment(order, payment);
+      if (repo.CLOSED_UNPAID.includes(settled.order.status)) {
+        if (payment.status !== 'succeeded' && payment.status !== 'canceled') await cancelQuietly(paymentRef);
+        throw orderClosed(settled.order);
+      }
       return {
-        order: current,
-        key: key ?? (current.licenseKey ? await currentKey(userId, current.licenseKey) : null),
+        order: settled.order,
+        key: settled.key ?? (settled.order.licenseKey ? await currentKey(userId, settled.order.licenseKey) : null),
       };
     },
+
+    /**
+     * The sandbox's confirmation (standing in for Stripe.js): the card authorizes the caller's payment, or the
+     * confirmation is refused with why — a declined card (402), or a payment that was cancelled or replaced (409, never
+     * `succeeded`).
+     */
+    async confirmSandbox(
+      userId: number,
+      paymentRef: string,
+      confirm: () => Promise<{ result: string; code?: string; message?: string }>,
+    ): Promise<void> {
+      const order = await repo.findOrderByPayment(db, provider.name, paymentRef);
+      if (!order || order.userId !== userId) throw notFound(PAYMENT_NOT_FOUND, 'payment_not_found');
+      const confirmed = await confirm();
+      if (confirmed.result === 'declined') throw new AppError(402, confirmed.message!, confirmed.code);
+      if (confirmed.result === 'authorized') return;
+      const current = (await repo.findOrder(db, order.id)) ?? order;
+      if (repo.CLOSED_UNPAID.includes(current.status)) throw orderClosed(current);
+      if (confirmed.result === 'not_found') throw notFound(PAYMENT_NOT_FOUND, 'payment_not_found');
+      // Confirmed before (authorized or paid already) or cancelled at the provider.
+      const payment = await atProvider(() => provider.retrievePayment(paymentRef));
+      if (payment?.status === 'canceled') throw conflict(ORDER_MESSAGES.paymentCancelled, 'payment_canceled');
+      throw conflict('This payment was already confirmed.', 'already_confirmed');
+    },
+
+    /** The sweeper's look at an abandoned card order: an authorized card is captured (as the webhook would have). */
+    async resumeCardOrder(order: repo.OrderRow): Promise<'captured' | 'open'> {
+      if (!order.providerPaymentId || order.provider !== provider.name) return 'open';
+      const payment = await provider.retrievePayment(order.providerPaymentId);
+      if (payment?.status !== 'requires_capture' && payment?.status !== 'succeeded') return 'open';
+      await applyCardPayment(order, payment).catch((error: unknown) => {
+        log.info({ err: error, orderId: order.id }, 'an abandoned authorized payment was not captured');
+      });
+      return 'captured';
+    },
+
+    /** The sweeper resumes a card capture whose process died after its claim (the key is still held). */
+    async resumeCardCapture(order: repo.OrderRow): Promise<void> {
+      if (!order.providerPaymentId || order.provider !== provider.name) return;
+      const attempt = cardAttempt(order.providerPaymentId);
+      const payment = await provider.retrievePayment(order.providerPaymentId);
+      if (payment?.status === 'succeeded') {
+        await process('payment_succeeded', payment);
+        return;
+      }
+      await captureClaimed(order, attempt);
+    },
+
+    /** The sweeper let an order expire: its card payment is released. */
+    releaseOrders,
 
     /**
      * §7 webhook: verified on the raw body, deduplicated on the event id, the payment re-read from the provider and
@@ -439,12 +707,37 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       }
       if (event.kind === 'ignored' || !event.paymentRef) return { duplicate: false };
       if (await repo.isEventProcessed(db, provider.name, event.id)) return { duplicate: true };
+      if (event.kind === 'dispute') {
+        const dispute = await atProvider(() => provider.retrieveDispute(event.disputeRef!));
+        if (!dispute || dispute.paymentRef !== event.paymentRef) {
+          log.warn(
+            { eventId: event.id, disputeRef: event.disputeRef },
+            'webhook for a dispute the provider does not know',
+          );
+          return { duplicate: false };
+        }
+        const result = await processDispute(dispute.paymentRef, dispute, event);
+        return { duplicate: result === 'duplicate' };
+      }
       const payment = await atProvider(() => provider.retrievePayment(event.paymentRef!));
       if (!payment) {
         log.warn(
           { eventId: event.id, paymentRef: event.paymentRef },
           'webhook for a payment the provider does not know',
         );
+        return { duplicate: false };
+      }
+      if (event.kind === 'payment_authorized') {
+        // The card is authorized and nobody synced yet (a closed tab): capture it as the sync would, through a claim.
+        // Not deduplicated on the event: the claim decides, and a capture already done is answered as it stands.
+        const order = await repo.findOrderByPayment(db, provider.name, payment.ref);
+        if (!order) return { duplicate: false };
+        try {
+          await applyCardPayment(order, payment);
+        } catch (error) {
+          if (!(error instanceof AppError) || error.statusCode === 502) throw error; // the provider retries
+          log.info({ orderId: order.id, code: error.code }, 'an authorized payment was not captured');
+        }
         return { duplicate: false };
       }
       const result = await process(event.kind, payment, event);
@@ -557,6 +850,18 @@ function paymentMetadata(order: repo.OrderRow): Record<string, string> {
       };
 }
 
+/** Why a payment is not the one its order priced (amount, currency, our order id), or null when it is. */
+function paymentMismatch(payment: ProviderPayment, order: repo.OrderRow): string | null {
+  if (
+    payment.amountCents === order.totalAmountCents &&
+    payment.currency === order.currency &&
+    payment.metadata.order_id === String(order.id)
+  ) {
+    return null;
+  }
+  return `The payment (${payment.amountCents} ${payment.currency}, order ${payment.metadata.order_id ?? '?'}) does not match order ${order.id} (${order.totalAmountCents} ${order.currency}).`;
+}
+
 /** A start found its order paid already. */
 export function alreadyPaid(order: Pick<repo.NewOrder, 'kind'>): AppError {
   return conflict(
@@ -573,6 +878,25 @@ export function paymentInProgress(order: Pick<repo.NewOrder, 'kind'>): AppError 
       : 'Another payment for this license is starting. Please try again.',
     'payment_in_progress',
   );
+}
+
+/**
+ * §7's own request bills with its metadata (issue 19): the country and business fields from `metadata`, the payer's
+ * account name and email; the address is left blank (the form collects it for the invoice when it sends `billing`).
+ */
+function billingFromMetadata(payer: Payer, metadata: PaymentMetadata | undefined): BillingInput {
+  const country = metadata?.customer_country?.trim().toUpperCase() ?? '';
+  if (!/^[A-Z]{2}$/.test(country)) throw badRequest(BILLING_MESSAGES.country, 'invalid_country');
+  const company = metadata?.company_name?.trim() ? metadata.company_name.trim() : null;
+  const business = metadata?.is_business === true || metadata?.is_business === 'true';
+  return {
+    name: payer.name,
+    email: payer.email,
+    address: { line1: '', line2: null, city: '', state: null, postal_code: '', country },
+    is_business: business,
+    company_name: business ? company : null,
+    vat_id: business ? (metadata?.vat_id ?? null) : null,
+  };
 }
 
 /** The billing details as the order keeps them: trimmed, optional parts null. */

@@ -62,6 +62,8 @@ export function createStaffOrdersService({ db, card, wallet, audit, auth, log }:
       vat_rate: row.vatRateBp / 100,
       reverse_charge: row.reverseCharge,
       billing_country: row.billing.address.country,
+      dispute_state: row.disputeState,
+      dispute_ref: row.disputeRef,
       vat_id: row.vatId,
       vat_consultation_number: row.vatConsultationNumber,
       processing_error: row.processingError,
