@@ -390,6 +390,36 @@ describe('refunds and disputes', () => {
   });
 });
 
+describe('chargebacks (issue 19)', () => {
+  it('a lost chargeback keeps the tier when the key moved on since, credits the invoice and audits each step', async () => {
+    const { user, key, started } = await paidUpgrade();
+    // The REGULAR the order gave was used for a further upgrade to PRO before the bank took the money back.
+    await t.db.update(licenseKeys).set({ tier: 'PRO' }).where(eq(licenseKeys.apiKey, key));
+    await provider.disputePayment(started.payment_intent.id);
+    await provider.idle();
+    await provider.closeDispute(started.payment_intent.id, 'lost');
+    await provider.idle();
+    expect(await tierOf(key)).toBe('PRO');
+    const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, started.order.id));
+    expect(order).toMatchObject({ status: 'charged_back', disputeState: 'lost' });
+    const actions = (await auditFor(user.id)).map((row) => row.action);
+    expect(actions).toEqual([
+      'order.completed',
+      'invoice.issued',
+      'order.disputed',
+      'order.dispute_funds_withdrawn',
+      'upgrade.kept',
+      'order.dispute_lost',
+      'credit_note.issued',
+    ]);
+    const listed = (await list(user.token)).json<Listed>().invoices;
+    expect(listed.map((row) => [row.kind, row.status])).toEqual([
+      ['credit_note', 'charged_back'],
+      ['invoice', 'charged_back'],
+    ]);
+  });
+});
+
 /** The statement fails, and it is the append-only trigger that refused it (not some other error). */
 async function expectRefused(statement: PromiseLike<unknown>) {
   const error = await Promise.resolve(statement).then(
