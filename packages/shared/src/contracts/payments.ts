@@ -250,6 +250,8 @@ export const staffListOrders = defineContract({
   access: 'staff',
   query: z.object({
     status: z.optional(OrderQuoteSchema.shape.status),
+    /** Issue 19: orders whose payment was disputed (`any`), or whose dispute stands at that state. */
+    dispute: z.optional(z.enum([...DISPUTE_STATES, 'any'])),
     provider: z.optional(PaymentMethodSchema),
     order: StaffSortOrderSchema,
     cursor: StaffCursorSchema,

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { type DisputeState, paymentWebhookEvents, upgradeOrders, type UpgradeOrderStatus } from '../../db/schema';
 
@@ -339,6 +339,7 @@ export function listOrdersForStaff(
   db: DbOrTx,
   filters: {
     status?: UpgradeOrderStatus;
+    dispute?: DisputeState | 'any';
     providers?: string[];
     afterId: number | null;
     order: 'asc' | 'desc';
@@ -352,6 +353,11 @@ export function listOrdersForStaff(
     .where(
       and(
         filters.status ? eq(upgradeOrders.status, filters.status) : undefined,
+        filters.dispute === 'any'
+          ? isNotNull(upgradeOrders.disputeState)
+          : filters.dispute
+            ? eq(upgradeOrders.disputeState, filters.dispute)
+            : undefined,
         filters.providers ? inArray(upgradeOrders.provider, filters.providers) : undefined,
         filters.afterId === null ? undefined : (ascending ? gt : lt)(upgradeOrders.id, filters.afterId),
       ),

@@ -8,6 +8,7 @@ import type { OrderQuote } from '@keyport/shared/contracts/payments';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { announceCreditsPurchase } from '../credits-checkout/announce-credits-purchase';
 import { CREDITS_CHECKOUT_MESSAGES } from '../credits-checkout/pay-for-credit-pack';
+import { cancelPaypalOrder } from '../api/cancel-paypal-order';
 import { capturePaypal } from '../payment/pay-with-paypal';
 import { hasPaypalReturn, PAYPAL_RETURN_PARAMS } from './paypal-return-params';
 
@@ -73,6 +74,8 @@ export function usePaypalReturn() {
 
     if (cancelled) {
       toast.info(PAYPAL_RETURN_MESSAGES.cancelled);
+      // The cancel sticks: the server voids the order, so approving it later can never charge (issue 19).
+      if (orderId) void cancelPaypalOrder(orderId).catch(() => undefined);
       return;
     }
     if (!returned) return; // a stray token or orderId: nothing to do
@@ -94,7 +97,8 @@ export function usePaypalReturn() {
       if (captured.status === 'succeeded') {
         toast.success(PAYPAL_RETURN_MESSAGES.completed);
         trackUpgradeReturn(captured.order, captured.key);
-      } else toast.error(PAYPAL_RETURN_MESSAGES.failed);
+        // Nothing was charged (the upgrade no longer applied, the checkout was replaced or expired): the server's why.
+      } else toast.error(captured.notCharged ? captured.message : PAYPAL_RETURN_MESSAGES.failed);
       void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
       void queryClient.invalidateQueries({ queryKey: queryKeys.purchasedUpgrades });
       void queryClient.invalidateQueries({ queryKey: queryKeys.upgradeOptionsAll });
