@@ -92,7 +92,9 @@ const COLUMNS: Column<StaffOrder>[] = [
         <Badge className="bg-slate-100 text-slate-800">{order.status}</Badge>
         {order.dispute_state ? (
           <div className="text-xs">
-            <Badge className="bg-amber-100 text-amber-900">Dispute: {DISPUTE_LABELS[order.dispute_state]}</Badge>
+            <Badge className="rounded-md bg-amber-100 text-amber-900">
+              Dispute: {DISPUTE_LABELS[order.dispute_state]}
+            </Badge>
             {order.dispute_ref ? (
               <div className="mt-0.5 font-mono break-all text-slate-500">{order.dispute_ref}</div>
             ) : null}
