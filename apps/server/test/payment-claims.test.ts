@@ -18,6 +18,10 @@ import { GERMAN_CONSUMER, ownedKey, paypalOrderBody, tierOf as tierOfKey } from 
 
 let t: TestApp;
 let card: SandboxPaymentProvider;
+/** While set, cancelling a card payment at the sandbox waits for it (a slow provider). */
+let cancelGate: Promise<void> | null = null;
+/** What happened, in order: the provider finished a cancel, the server answered a request. */
+const sequence: string[] = [];
 let wallet: SandboxWalletProvider;
 /** While set, the card sandbox's events wait here instead of reaching the webhook (a slow or lost delivery). */
 let heldCardEvents: (() => Promise<void>)[] | null = null;
@@ -28,7 +32,7 @@ let captureStarted: (() => void) | null = null;
 beforeAll(async () => {
   const { db } = await getTestDatabase();
   const log = { info: () => {}, warn: () => {}, error: () => {} };
-  card = createSandboxPaymentProvider({
+  const sandboxCard = createSandboxPaymentProvider({
     db,
     webhookSecret: 'whsec_payment_claims',
     log,
@@ -47,6 +51,14 @@ beforeAll(async () => {
       return { statusCode: 200 };
     },
   });
+  card = {
+    ...sandboxCard,
+    async cancelPayment(ref) {
+      if (cancelGate) await cancelGate;
+      await sandboxCard.cancelPayment(ref);
+      sequence.push(`cancelled ${ref}`);
+    },
+  };
   const sandboxWallet = createSandboxWalletProvider({
     db,
     webhookSecret: 'paypal_payment_claims',
@@ -278,6 +290,24 @@ describe('cards: authorized by the browser, captured by the server after the sam
     expect(synced.statusCode).toBe(409);
     expect(synced.json()).toMatchObject({ code: 'order_superseded' });
     expect((await ordersOf(key)).map((row) => row.status).sort()).toEqual(['pending', 'superseded']);
+  });
+
+  it('the new quote is answered only once the previous card payment is cancelled at the provider', async () => {
+    const { token, id } = await newUser();
+    const key = await ownedKey(t, id, 'LITE');
+    const first = (await startCard(token, key)).json<{ payment_intent: { id: string } }>().payment_intent.id;
+    let release!: () => void;
+    cancelGate = new Promise((resolve) => (release = resolve));
+    const business = { ...GERMAN_CONSUMER, is_business: true, company_name: 'Kunde GmbH', vat_id: 'DE123456789' };
+    const answered = startCard(token, key, business).then((response) => {
+      sequence.push('answered');
+      return response;
+    });
+    // The provider takes its time; the answer must wait for it (a fire-and-forget cancel would answer first).
+    setTimeout(release, 1000);
+    expect((await answered).statusCode).toBe(200);
+    cancelGate = null;
+    expect(sequence.slice(-2)).toEqual([`cancelled ${first}`, 'answered']);
   });
 
   it('an order paid meanwhile is not replaced: its authorized card is captured and the new quote refused', async () => {
