@@ -23,6 +23,9 @@ export const ORDER_MESSAGES = {
   captureInProgress: 'This payment is still being completed. Refresh the page in a minute to see it.',
 } as const;
 
+/** A provider call failed (an outage, a timeout): nothing was written; the person may retry. */
+export const PROVIDER_UNAVAILABLE = 'The payment provider did not answer. Please try again.';
+
 /** The 409 a confirmation, sync or capture of an order that will never be charged answers: its reason, its status. */
 export function orderClosed(order: Pick<OrderRow, 'status' | 'processingError'>): AppError {
   switch (order.status) {

@@ -10,7 +10,6 @@ import { findUpgradePath, upgradePathLabel, type UpgradePath } from '@keyport/sh
 import { calculateVat } from '@keyport/shared/domain/vat';
 import type { Db, DbOrTx } from '../../db/client';
 import type { BillingSnapshot } from '../../db/schema';
-import type { AuthUser } from '../../http/auth';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { Outbox } from '../../integrations/email/outbox';
@@ -29,9 +28,11 @@ import type { CreditsService } from '../credits/credits.service';
 import type { InvoicesService } from '../invoices/invoices.service';
 import type { KeysService } from '../keys/keys.service';
 import type { PaidOrder, UpgradePrice, UpgradesService } from '../upgrades/upgrades.service';
+import { createCaptureFlow, type CaptureAttempt } from './capture-flow';
+import { billingFromMetadata, billingSnapshot, vatEvidence, type Payer, type PaymentMetadata } from './order-billing';
 import { createOrderClaims } from './order-claims';
 import { createOrderDisputes, type DisputeReport } from './order-disputes';
-import { ORDER_MESSAGES, orderClosed } from './order-messages';
+import { ORDER_MESSAGES, PROVIDER_UNAVAILABLE, orderClosed } from './order-messages';
 import { creditsReceiptEmail, receiptEmail, refundEmail, upgradeNotAppliedEmail } from './payment-emails';
 import * as repo from './payments.repo';
 
@@ -40,11 +41,7 @@ export const PRICE_MISMATCH = 'This price is not the price of this upgrade. Relo
 export const PACK_PRICE_MISMATCH = 'This price is not the price of this credit pack. Reload the page and try again.';
 export const PACK_NO_PRICE_ID = 'This credit pack has no price configured yet.';
 export const INVALID_SIGNATURE = 'Invalid webhook signature.';
-export const PROVIDER_UNAVAILABLE = 'The payment provider did not answer. Please try again.';
-
-/** How long a capture waits for another request that is capturing the same order (issue 19). */
-const CAPTURE_WAIT_MS = 20_000;
-const CAPTURE_POLL_MS = 100;
+export { PROVIDER_UNAVAILABLE } from './order-messages';
 
 export interface PaymentsServiceDeps {
   db: Db;
@@ -74,49 +71,14 @@ export interface PaymentsServiceDeps {
  * §7 POST /stripe/payment-intents: `billing` is the form's (name, address for the invoice); a request exactly as §7
  * lists it has none, and its billing country and business fields come from `metadata` (issue 19).
  */
+export type { Payer, PaymentMetadata } from './order-billing';
+
 export interface StartPaymentInput {
   price_id: string;
   theme_type: Tier;
   key: string;
   billing?: BillingInput;
   metadata?: PaymentMetadata;
-}
-
-/** The §7 metadata fields the server reads when there is no billing object (never an amount). */
-export interface PaymentMetadata {
-  is_business?: boolean | 'true' | 'false' | null;
-  company_name?: string | null;
-  vat_id?: string | null;
-  customer_country?: string | null;
-}
-
-/** Who pays: the signed-in user (their name and email bill a §7 request that has no billing object). */
-export type Payer = Pick<AuthUser, 'id' | 'email' | 'name'>;
-
-/**
- * A capture at whoever holds the authorized money (the card provider or the wallet), for the shared capture flow.
- * `capture` answers the payment re-read after capturing, or throws `CaptureRefused` (declined, not approved: the
- * claim is released) or anything else (the outcome is unknown: the payment is re-read).
- */
-export interface CaptureAttempt {
-  providerName: string;
-  capture(claimed: repo.OrderRow): Promise<ProviderPayment>;
-  reread(): Promise<ProviderPayment | null>;
-  /** Lets go of the payment at the provider when the order will never be captured (best effort, never throws). */
-  release(): Promise<void>;
-  /** What the buyer is told when the provider captured nothing and did not say why. */
-  notCaptured(payment: ProviderPayment): AppError;
-}
-
-/** The provider refused to capture: `answer` is what the buyer is told, `message` the provider's reason. */
-export class CaptureRefused extends Error {
-  override name = 'CaptureRefused';
-  constructor(
-    readonly answer: AppError,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** A credit pack to pay for (POST /credits/checkout/…): the pack, its price id as the browser saw it, billing. */
@@ -143,6 +105,13 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   const { db, provider, keys, upgrades, credits, billing, outbox, analytics, log } = deps;
   const now = deps.now ?? (() => new Date());
   const claims = createOrderClaims({ db, keys });
+  const captures = createCaptureFlow({
+    db,
+    claims,
+    settle: (payment, providerName) => process('payment_succeeded', payment, undefined, providerName),
+    log,
+  });
+  const { claimAndCapture, captureClaimed, awaitCapture } = captures;
   const disputes = createOrderDisputes({
     upgrades,
     credits,
@@ -420,78 +389,6 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       }
       return disputes.apply(tx, order.id, dispute, event.type);
     });
-  }
-
-  /**
-   * Claims the order and captures it (issue 19, ADR 035): no money moves unless the claim — one short transaction with
-   * the key's row locked — found the order still the key's open one and its upgrade still applicable. A claim that
-   * finds it no longer applies voids the order, releases the payment at the provider and answers why (409). A claim
-   * held by another request is waited for. The capture itself runs after the claim committed, outside any transaction,
-   * then the payment is settled as any other.
-   */
-  async function claimAndCapture(order: repo.OrderRow, attempt: CaptureAttempt): Promise<Settlement> {
-    const claim = await claims.claim(order.id);
-    switch (claim.kind) {
-      case 'claimed':
-        return captureClaimed(claim.order, attempt);
-      case 'busy':
-        return awaitCapture(order.id);
-      case 'closed':
-        await attempt.release();
-        throw orderClosed(claim.order);
-      case 'settled':
-        return { order: claim.order, key: null };
-    }
-  }
-
-  /** The capture step of a claimed order (also what the sweeper resumes after a process died mid-capture). */
-  async function captureClaimed(claimed: repo.OrderRow, attempt: CaptureAttempt): Promise<Settlement> {
-    let payment: ProviderPayment | null;
-    let outage = false;
-    try {
-      payment = await attempt.capture(claimed);
-    } catch (error) {
-      if (error instanceof CaptureRefused) {
-        await repo.releaseClaim(db, claimed.id, error.message);
-        throw error.answer;
-      }
-      // The outcome is unknown (a timeout, an outage): what the provider says now decides.
-      log.warn({ err: error, orderId: claimed.id }, 'a capture failed; reading the payment again');
-      outage = true;
-      payment = await attempt.reread().catch(() => null);
-      // Not readable either: the order stays claimed (the key held) until the sweeper resumes it.
-      if (!payment) throw new AppError(502, PROVIDER_UNAVAILABLE, 'provider_unavailable');
-    }
-    if (payment.status === 'succeeded') {
-      const settled = await process('payment_succeeded', payment, undefined, attempt.providerName);
-      const current = (await repo.findOrder(db, claimed.id)) ?? claimed;
-      return { order: current, key: settled && settled !== 'duplicate' ? settled.key : null };
-    }
-    if (payment.status === 'canceled') {
-      const voided = await repo.voidOrder(db, claimed.id, ORDER_MESSAGES.paymentCancelled, ['capturing']);
-      throw orderClosed(voided ?? { status: 'void', processingError: ORDER_MESSAGES.paymentCancelled });
-    }
-    // Nothing was captured: the claim is released, the buyer may try again.
-    await repo.releaseClaim(db, claimed.id, payment.lastError);
-    throw outage ? new AppError(502, PROVIDER_UNAVAILABLE, 'provider_unavailable') : attempt.notCaptured(payment);
-  }
-
-  /** Another request holds the claim: wait (briefly) for it to settle or release the order, then answer that. */
-  async function awaitCapture(orderId: number): Promise<Settlement> {
-    const until = Date.now() + CAPTURE_WAIT_MS;
-    for (;;) {
-      const order = await repo.findOrder(db, orderId);
-      if (!order) throw notFound(PAYMENT_NOT_FOUND, 'payment_not_found');
-      if (order.status !== 'capturing') {
-        if (repo.CLOSED_UNPAID.includes(order.status)) throw orderClosed(order);
-        if (order.status === 'pending') {
-          throw new AppError(402, order.lastPaymentError ?? CARD_PAYMENT_MESSAGES.confirmationFailed, 'not_captured');
-        }
-        return { order, key: null };
-      }
-      if (Date.now() >= until) throw conflict(ORDER_MESSAGES.captureInProgress, 'capture_in_progress');
-      await new Promise((resolve) => setTimeout(resolve, CAPTURE_POLL_MS));
-    }
   }
 
   /** The card provider's side of a capture: the authorized PaymentIntent of `order`. */
@@ -878,53 +775,6 @@ export function paymentInProgress(order: Pick<repo.NewOrder, 'kind'>): AppError 
       : 'Another payment for this license is starting. Please try again.',
     'payment_in_progress',
   );
-}
-
-/**
- * §7's own request bills with its metadata (issue 19): the country and business fields from `metadata`, the payer's
- * account name and email; the address is left blank (the form collects it for the invoice when it sends `billing`).
- */
-function billingFromMetadata(payer: Payer, metadata: PaymentMetadata | undefined): BillingInput {
-  const country = metadata?.customer_country?.trim().toUpperCase() ?? '';
-  if (!/^[A-Z]{2}$/.test(country)) throw badRequest(BILLING_MESSAGES.country, 'invalid_country');
-  const company = metadata?.company_name?.trim() ? metadata.company_name.trim() : null;
-  const business = metadata?.is_business === true || metadata?.is_business === 'true';
-  return {
-    name: payer.name,
-    email: payer.email,
-    address: { line1: '', line2: null, city: '', state: null, postal_code: '', country },
-    is_business: business,
-    company_name: business ? company : null,
-    vat_id: business ? (metadata?.vat_id ?? null) : null,
-  };
-}
-
-/** The billing details as the order keeps them: trimmed, optional parts null. */
-function billingSnapshot(input: BillingInput): BillingSnapshot {
-  const optional = (value: string | null | undefined) => (value && value.trim() !== '' ? value.trim() : null);
-  return {
-    name: input.name.trim(),
-    email: input.email.trim().toLowerCase(),
-    address: {
-      line1: input.address.line1.trim(),
-      line2: optional(input.address.line2),
-      city: input.address.city.trim(),
-      state: optional(input.address.state),
-      postal_code: input.address.postal_code.trim(),
-      country: input.address.country.trim().toUpperCase(),
-    },
-    is_business: input.is_business,
-    company_name: input.is_business ? optional(input.company_name) : null,
-  };
-}
-
-function vatEvidence(verified: VerifiedVatId | null) {
-  return {
-    vatId: verified?.vatNumber ?? null,
-    vatCountry: verified?.countryCode ?? null,
-    vatConsultationNumber: verified?.consultationNumber ?? null,
-    vatCheckedAt: verified?.checkedAt ?? null,
-  };
 }
 
 /** Whether a pending order is the one this request would create (same payer, path or pack, amounts, billing, provider). */

@@ -17,11 +17,10 @@ import {
 } from '../../integrations/wallet/port';
 import type { Buyer } from '../credits/credit-packs.service';
 import { ORDER_MESSAGES, orderClosed } from './order-messages';
+import { CaptureRefused, type CaptureAttempt } from './capture-flow';
 import {
-  CaptureRefused,
   INVALID_SIGNATURE,
   alreadyPaid,
-  type CaptureAttempt,
   describeOrder,
   paymentInProgress,
   type PaymentCore,
