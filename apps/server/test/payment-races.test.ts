@@ -105,6 +105,8 @@ interface RaceShape {
   tokenDelayMs: number;
   /** Every payer asks for the same upgrade (their orders are reused, not replaced); else each picks one. */
   sameQuote?: boolean;
+  /** Token actors start once a card was authorized or a PayPal order approved: they race the capture itself. */
+  tokensAfterApproval?: boolean;
 }
 
 async function race(shape: RaceShape) {
@@ -128,6 +130,8 @@ async function race(shape: RaceShape) {
     t.app.inject({ method, url, headers: auth(user.token), payload });
 
   const target = () => (shape.sameQuote ? TARGETS[0] : pick(TARGETS));
+  let approved!: () => void;
+  const firstApproval = new Promise<void>((resolve) => (approved = resolve));
   const cardActor = async () => {
     await jitter(20);
     const started = await inject('POST', '/stripe/payment-intents', { ...target(), key, billing: GERMAN_CONSUMER });
@@ -139,6 +143,7 @@ async function race(shape: RaceShape) {
       card_number: '4242424242424242',
     });
     if (confirmed.statusCode !== 200) return count('card', `confirm ${outcomeOf(confirmed)}`);
+    approved();
     const synced = await inject('POST', `/stripe/payment-intents/${ref}/sync`, {});
     const status = synced.statusCode === 200 ? synced.json<{ order: { status: string } }>().order.status : '';
     count('card', `sync ${outcomeOf(synced)}${status ? ` ${status}` : ''}`);
@@ -155,11 +160,13 @@ async function race(shape: RaceShape) {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ token: ref, action: 'approve' }).toString(),
     });
+    approved();
     const captured = await inject('POST', '/stripe/paypal/capture-order', { order_id: ref });
     const status = captured.statusCode === 200 ? captured.json<{ order: { status: string } }>().order.status : '';
     count('paypal', `capture ${outcomeOf(captured)}${status ? ` ${status}` : ''}`);
   };
   const tokenActor = async (token: { token: string; path: string }) => {
+    if (shape.tokensAfterApproval) await Promise.race([firstApproval, jitter(10_000)]);
     await jitter(shape.tokenDelayMs || 20);
     const route = token.path === 'LITE_TO_PRO' ? 'l2p' : 'regular';
     const redeemed = await inject('POST', `/keys/upgrade/${route}`, { upgradeKey: token.token, licenseKey: key });
@@ -236,22 +243,24 @@ const SHAPES: RaceShape[] = [
   { name: 'payments only, captured from many tabs', cards: 10, paypals: 10, tokens: 0, finishers: 30, tokenDelayMs: 0 },
   { name: 'few tokens, late', cards: 10, paypals: 10, tokens: 4, finishers: 26, tokenDelayMs: 400 },
   {
-    name: 'one card quote from many tabs, tokens during it',
+    name: 'one card quote from many tabs, tokens during its capture',
     cards: 15,
     paypals: 0,
     tokens: 20,
     finishers: 15,
-    tokenDelayMs: 150,
+    tokenDelayMs: 30,
     sameQuote: true,
+    tokensAfterApproval: true,
   },
   {
-    name: 'one PayPal quote from many tabs, tokens during it',
+    name: 'one PayPal quote from many tabs, tokens during its capture',
     cards: 0,
     paypals: 15,
     tokens: 20,
     finishers: 15,
-    tokenDelayMs: 150,
+    tokenDelayMs: 30,
     sameQuote: true,
+    tokensAfterApproval: true,
   },
 ];
 
