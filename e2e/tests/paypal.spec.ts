@@ -124,12 +124,20 @@ test.describe('PayPal through the sandbox approval page', () => {
     await fillBilling(dialog);
     await dialog.getByRole('button', { name: 'Continue to PayPal' }).click();
     await expect(page).toHaveURL(/\/sandbox\/paypal\/checkout\?token=/);
+    const approvalUrl = page.url();
     await page.getByRole('button', { name: 'Cancel' }).click();
 
     await expect(page.getByText('PayPal checkout was cancelled')).toBeVisible();
     await expect(page).toHaveURL(/\/customer\/my-keys$/);
     await expect(page.getByTestId('key-card').getByText('LITE', { exact: true })).toBeVisible();
     expect(captures.count).toBe(0);
+
+    // Issue 19: the cancelled checkout stays cancelled: its approval page offers nothing to approve any more.
+    await page.goto(approvalUrl);
+    await expect(page.getByRole('status')).toHaveText(
+      'This checkout was cancelled. Nothing was charged; start again from the portal.',
+    );
+    await expect(page.getByRole('button', { name: 'Approve payment' })).toHaveCount(0);
   });
 });
 

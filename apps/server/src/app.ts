@@ -236,6 +236,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   });
 
   app.addHook('onClose', async () => {
+    await app.services.orderSweeper.stop();
     // Running jobs finish (or give their claims back) before the database closes; waiting ones stay queued for the
     // next process that starts.
     await app.services.jobs.stop();
@@ -250,6 +251,8 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     app.services.checkinFlusher.start();
     // Invoices issued while the ECB did not answer get their VAT in EUR (ADR 036).
     app.services.invoices.startCompletingEurLines();
+    // Abandoned orders expire, interrupted captures resume (issue 19; to move onto the job engine's recurring jobs).
+    app.services.orderSweeper.start();
   });
   return app;
 }

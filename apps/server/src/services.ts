@@ -32,6 +32,7 @@ import type { PaypalWalletProvider } from './integrations/wallet/paypal-adapter'
 import type { SandboxWalletProvider } from './integrations/wallet/sandbox-adapter';
 import { createWalletService } from './modules/payments/wallet.service';
 import { createStaffOrdersService } from './modules/payments/staff-orders.service';
+import { createOrderSweeper } from './modules/payments/order-sweeper';
 import { createVatChecker } from './integrations/vies/create-vat-checker';
 import { createExchangeRates } from './integrations/exchange-rates/create-exchange-rates';
 import type { ExchangeRates } from './integrations/exchange-rates/port';
@@ -62,6 +63,9 @@ const SANDBOX_PRICE_IDS = {
 } as const;
 
 const TOO_MANY_PAYMENTS = 'Too many payment attempts. Please wait a few minutes and try again.';
+
+/** How often abandoned orders are expired and interrupted captures resumed (issue 19). */
+const ORDER_SWEEP_INTERVAL_MS = 5 * 60_000;
 
 /** Adapters a caller may swap (tests use the same config-driven choice; this only lets them observe). */
 export interface Adapters {
@@ -252,6 +256,8 @@ export function createServices(
   });
   const upgrades = createUpgradesService({
     db,
+    // Called per redemption, after `payments` exists below.
+    tierGuard: { tierChanged: (tx, keyId, tier) => payments.keyTierChanged(tx, keyId, tier) },
     keys,
     analytics,
     audit,
@@ -303,6 +309,7 @@ export function createServices(
     billing,
     outbox,
     invoices,
+    audit,
     publicUrl,
     analytics,
     startLimit: limits.paymentStarts,
@@ -319,6 +326,14 @@ export function createServices(
     log,
   });
   const staffOrders = createStaffOrdersService({ db, card: paymentProvider, wallet: walletProvider, audit, auth, log });
+  const orderSweeper = createOrderSweeper({
+    db,
+    card: payments,
+    wallet,
+    walletProviders: ['paypal', 'paypal_sandbox'],
+    intervalMs: ORDER_SWEEP_INTERVAL_MS,
+    log,
+  });
   // The §9 prices on first start; the sandbox has its own price ids, Stripe's are set by staff (PUT
   // /staff/upgrade-prices) — until then the dialog says 'No Price ID configured …'.
   const customersAdmin = createCustomersAdminService({
@@ -386,6 +401,8 @@ export function createServices(
     licenses,
     /** Writes buffered check-ins every few seconds (started and stopped with the app, app.ts). */
     checkinFlusher,
+    /** Expires abandoned orders and resumes interrupted captures every few minutes (started and stopped with the app). */
+    orderSweeper,
     /** Verifies a theme auth token: signed by us and still the key's current token. */
     themeTokens: { verify: connect.verify },
   };

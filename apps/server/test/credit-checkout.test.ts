@@ -127,6 +127,7 @@ async function paidByCard() {
   const pack = await packNamed('12 credits');
   const started = (await startCard(buyer.token, packBody(pack))).json<StartedCard>();
   expect((await confirm(buyer.token, started.payment_intent.id)).statusCode).toBe(200);
+  // The sandbox's authorization event reaches the webhook, which captures the card (the tab may be closed).
   await cards.idle();
   return { ...buyer, ref: started.payment_intent.id, orderId: started.order.id };
 }
@@ -436,6 +437,45 @@ describe('refunding a credit pack', () => {
     expect(await accountOf(paid.id)).toEqual({ balance: 0, owed: 10 });
     const ledger = await ledgerOf(paid.id);
     expect(ledger.at(-1)).toMatchObject({ kind: 'clawback', amount: -12, balanceAfter: 0, owedAfter: 10 });
+  });
+});
+
+describe('disputing a credit pack (issue 19)', () => {
+  it('a chargeback with the funds withdrawn claws the credits back once; the lost dispute adds a credit note', async () => {
+    const paid = await paidByCard();
+    await cards.disputePayment(paid.ref);
+    await cards.idle();
+    expect(await orderById(paid.orderId)).toMatchObject({ status: 'disputed', disputeState: 'funds_withdrawn' });
+    expect(await accountOf(paid.id)).toEqual({ balance: 0, owed: 0 });
+    await cards.closeDispute(paid.ref, 'lost');
+    await cards.idle();
+    expect(await orderById(paid.orderId)).toMatchObject({ status: 'charged_back', disputeState: 'lost' });
+    expect((await ledgerOf(paid.id)).map((row) => [row.kind, row.amount, row.sourceRef])).toEqual([
+      ['purchase', 12, `order:${paid.orderId}`],
+      ['clawback', -12, `order:${paid.orderId}:dispute`],
+    ]);
+    const notes = await t.db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.orderId, paid.orderId), eq(invoices.kind, 'credit_note')));
+    expect(notes).toHaveLength(1);
+  });
+
+  it('a PayPal dispute resolved for the seller keeps the credits and the order paid', async () => {
+    const buyer = await teamMember();
+    const pack = await packNamed('5 credits');
+    const { order, quote } = (await startPaypal(buyer.token, packBody(pack))).json<StartedPaypal>();
+    await approve(order.id);
+    expect((await capture(buyer.token, order.id)).statusCode).toBe(200);
+    await wallet.idle();
+    await wallet.disputeCapture(order.id);
+    await wallet.idle();
+    expect(await orderById(quote.id)).toMatchObject({ status: 'disputed', disputeState: 'open' });
+    expect(await accountOf(buyer.id)).toEqual({ balance: 5, owed: 0 });
+    await wallet.resolveDispute(order.id, 'won');
+    await wallet.idle();
+    expect(await orderById(quote.id)).toMatchObject({ status: 'completed', disputeState: 'won' });
+    expect(await accountOf(buyer.id)).toEqual({ balance: 5, owed: 0 });
   });
 });
 

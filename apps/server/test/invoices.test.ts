@@ -268,7 +268,8 @@ describe('gap-free numbering', () => {
     await provider.idle();
     const [next] = (await list(last!.user.token)).json<Listed>().invoices;
     expect(next!.number).toBe(`${year}-000051`);
-  });
+    // Each of the 51 cards is authorized, then captured by the server, then settled: two webhook hops per order.
+  }, 120_000);
 });
 
 describe('a series per calendar year', () => {
@@ -370,7 +371,8 @@ describe('refunds and disputes', () => {
 
   it('a dispute marks the order disputed and writes order.disputed; a refund afterwards still credits it', async () => {
     const { user, key, started } = await paidUpgrade();
-    await provider.disputePayment(started.payment_intent.id);
+    // Without its funds withdrawn (an inquiry): the upgrade stays while the dispute is open.
+    await provider.disputePayment(started.payment_intent.id, { fundsWithdrawn: false });
     await provider.idle();
     const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, started.order.id));
     expect(order!.status).toBe('disputed');
@@ -390,6 +392,36 @@ describe('refunds and disputes', () => {
     expect(await tierOf(key)).toBe('LITE');
     const actions = (await auditFor(user.id)).map((row) => row.action);
     expect(actions.slice(-3)).toEqual(['order.refunded', 'upgrade.reverted', 'credit_note.issued']);
+  });
+});
+
+describe('chargebacks (issue 19)', () => {
+  it('a lost chargeback keeps the tier when the key moved on since, credits the invoice and audits each step', async () => {
+    const { user, key, started } = await paidUpgrade();
+    // The REGULAR the order gave was used for a further upgrade to PRO before the bank took the money back.
+    await t.db.update(licenseKeys).set({ tier: 'PRO' }).where(eq(licenseKeys.apiKey, key));
+    await provider.disputePayment(started.payment_intent.id);
+    await provider.idle();
+    await provider.closeDispute(started.payment_intent.id, 'lost');
+    await provider.idle();
+    expect(await tierOf(key)).toBe('PRO');
+    const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, started.order.id));
+    expect(order).toMatchObject({ status: 'charged_back', disputeState: 'lost' });
+    const actions = (await auditFor(user.id)).map((row) => row.action);
+    expect(actions).toEqual([
+      'order.completed',
+      'invoice.issued',
+      'order.disputed',
+      'order.dispute_funds_withdrawn',
+      'upgrade.kept',
+      'order.dispute_lost',
+      'credit_note.issued',
+    ]);
+    const listed = (await list(user.token)).json<Listed>().invoices;
+    expect(listed.map((row) => [row.kind, row.status])).toEqual([
+      ['credit_note', 'charged_back'],
+      ['invoice', 'charged_back'],
+    ]);
   });
 });
 

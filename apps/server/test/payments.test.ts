@@ -132,7 +132,8 @@ describe('a LITE→REGULAR upgrade by card (sandbox), end to end', () => {
     const [payment] = await t.db.select().from(sandboxPayments).where(eq(sandboxPayments.id, body.payment_intent.id));
     expect(payment).toMatchObject({ amountCents: 14280, currency: 'usd' });
 
-    expect((await confirm(token, body.payment_intent.id)).json()).toEqual({ status: 'succeeded' });
+    // The card is authorized (manual capture); the sync captures it once the upgrade is checked.
+    expect((await confirm(token, body.payment_intent.id)).json()).toEqual({ status: 'requires_capture' });
     await provider.idle();
     const synced = await sync(token, body.payment_intent.id);
     expect(synced.statusCode).toBe(200);

@@ -146,6 +146,7 @@ describe('the PayPal adapter against a local fake of Orders v2', () => {
       orderRef: 'ORDER1',
       captureId: 'CAP1',
       customId: '7',
+      disputeRef: null,
     });
     const verify = fake.requests
       .filter((request) => request.path === '/v1/notifications/verify-webhook-signature')

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upgradeOrders } from '../src/db/schema';
-import { startFakePaypalApi, type FakePaypalApi } from './fakes/paypal-api';
+import { invoices, upgradeOrders } from '../src/db/schema';
+import { startFakePaypalApi, type FakePaypalApi, type FakePaypalDispute } from './fakes/paypal-api';
 import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
 import { ownedKey, tierOf as tierOfKey } from './helpers/keys';
 
@@ -81,6 +81,24 @@ function webhook(
   });
 }
 
+/** A dispute event as PayPal sends it: the dispute as its resource; the app re-reads it from the fake. */
+function disputeWebhook(type: string, dispute: FakePaypalDispute, transmissionId: string) {
+  const raw = JSON.stringify({ id: `WH-${transmissionId}`, event_version: '1.0', event_type: type, resource: dispute });
+  return t.app.inject({
+    method: 'POST',
+    url: '/stripe/paypal/webhook',
+    headers: {
+      'content-type': 'application/json',
+      'paypal-auth-algo': 'SHA256withRSA',
+      'paypal-cert-url': 'https://api.sandbox.paypal.com/v1/notifications/certs/CERT-360caa42',
+      'paypal-transmission-id': transmissionId,
+      'paypal-transmission-sig': fake.signatureFor(transmissionId),
+      'paypal-transmission-time': new Date().toISOString(),
+    },
+    payload: raw,
+  });
+}
+
 describe('PayPal routes with the PayPal adapter (local fake of Orders v2)', () => {
   it('GET /stripe/paypal/config gives the client id for PayPal Buttons', async () => {
     const response = await t.app.inject({ url: '/stripe/paypal/config' });
@@ -119,7 +137,8 @@ describe('PayPal routes with the PayPal adapter (local fake of Orders v2)', () =
     expect(captured.json()).toMatchObject({ order: { status: 'completed' }, key: { api_key: key } });
     expect(await tierOf(key)).toBe('REGULAR');
     const captureCall = fake.requests.find((request) => request.path === `/v2/checkout/orders/${order.id}/capture`);
-    expect(captureCall?.requestId).toBe(`keyport-capture-${quote.id}`);
+    // One request id per claim of the order (ADR 035).
+    expect(captureCall?.requestId).toMatch(new RegExp(`^keyport-capture-${quote.id}-\\d+$`));
 
     // PayPal's own webhook for the capture, verified by PayPal: nothing more happens.
     const event = await webhook('PAYMENT.CAPTURE.COMPLETED', order.id, 'T-COMPLETED-1');
@@ -161,8 +180,76 @@ describe('PayPal routes with the PayPal adapter (local fake of Orders v2)', () =
       .filter((request) => request.path === `/v2/checkout/orders/${order.id}/capture`)
       .map((request) => request.requestId);
     expect(ids).toHaveLength(2);
-    expect(ids[0]).toBe(`keyport-capture-${row!.id}`);
+    expect(ids[0]).toMatch(new RegExp(`^keyport-capture-${row!.id}-\\d+$`));
     expect(ids[1]).toMatch(new RegExp(`^keyport-capture-${row!.id}-\\d+$`));
+    expect(ids[1]).not.toBe(ids[0]);
+  });
+
+  it('CUSTOMER.DISPUTE.CREATED marks the order disputed; RESOLVED for the buyer charges it back (tier, credit note)', async () => {
+    const { token, id } = await newUser();
+    const key = await liteKeyFor(id);
+    const { order, quote } = (await createOrder(token, key)).json<Created>();
+    fake.approve(order.id);
+    expect((await capture(token, order.id)).statusCode).toBe(200);
+    expect(await tierOf(key)).toBe('REGULAR');
+
+    const opened = fake.openDispute(order.id);
+    // The event's resource claims it is resolved already; the app re-reads the dispute from PayPal and sees it open.
+    const claimed = {
+      ...opened,
+      status: 'RESOLVED' as const,
+      dispute_outcome: { outcome_code: 'RESOLVED_BUYER_FAVOUR' },
+    };
+    expect((await disputeWebhook('CUSTOMER.DISPUTE.CREATED', claimed, 'T-DISPUTE-1')).json()).toEqual({
+      received: true,
+      duplicate: false,
+    });
+    const disputedRow = async () => (await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, quote.id)))[0]!;
+    expect(await disputedRow()).toMatchObject({
+      status: 'disputed',
+      disputeState: 'open',
+      disputeRef: opened.dispute_id,
+    });
+    expect(await tierOf(key)).toBe('REGULAR');
+    expect(fake.requests.some((request) => request.path === `/v1/customer/disputes/${opened.dispute_id}`)).toBe(true);
+
+    const resolved = fake.resolveDispute(opened.dispute_id, 'RESOLVED_BUYER_FAVOUR');
+    expect((await disputeWebhook('CUSTOMER.DISPUTE.RESOLVED', resolved, 'T-DISPUTE-2')).statusCode).toBe(200);
+    expect(await disputedRow()).toMatchObject({ status: 'charged_back', disputeState: 'lost' });
+    expect(await tierOf(key)).toBe('LITE');
+    const documents = await t.db.select().from(invoices).where(eq(invoices.orderId, quote.id));
+    expect(documents.map((document) => document.kind).sort()).toEqual(['credit_note', 'invoice']);
+    // A replay changes nothing.
+    expect((await disputeWebhook('CUSTOMER.DISPUTE.RESOLVED', resolved, 'T-DISPUTE-2')).json()).toEqual({
+      received: true,
+      duplicate: true,
+    });
+  });
+
+  it('CUSTOMER.DISPUTE.RESOLVED for the seller returns the order to paid; a dispute of no order of ours is ignored', async () => {
+    const { token, id } = await newUser();
+    const key = await liteKeyFor(id);
+    const { order, quote } = (await createOrder(token, key)).json<Created>();
+    fake.approve(order.id);
+    await capture(token, order.id);
+    const opened = fake.openDispute(order.id);
+    await disputeWebhook('CUSTOMER.DISPUTE.CREATED', opened, 'T-DISPUTE-3');
+    const resolved = fake.resolveDispute(opened.dispute_id, 'RESOLVED_SELLER_FAVOUR');
+    expect((await disputeWebhook('CUSTOMER.DISPUTE.RESOLVED', resolved, 'T-DISPUTE-4')).statusCode).toBe(200);
+    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, quote.id));
+    expect(row).toMatchObject({ status: 'completed', disputeState: 'won' });
+    expect(await tierOf(key)).toBe('REGULAR');
+
+    // A dispute naming our order id but another capture (not this order's at PayPal): nothing changes.
+    const forged = {
+      ...opened,
+      dispute_id: 'PP-D-FORGED',
+      disputed_transactions: [{ ...opened.disputed_transactions[0]!, seller_transaction_id: 'OTHERCAPTURE' }],
+    };
+    fake.disputes.set(forged.dispute_id, forged);
+    expect((await disputeWebhook('CUSTOMER.DISPUTE.CREATED', forged, 'T-DISPUTE-5')).statusCode).toBe(200);
+    const [after] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, quote.id));
+    expect(after).toMatchObject({ status: 'completed', disputeState: 'won' });
   });
 
   it('refuses a webhook PayPal does not verify', async () => {

@@ -168,7 +168,7 @@ describe('LITE→PRO through the sandbox approval page, end to end', () => {
     expect(await receiptsTo('greta@example.de', key)).toHaveLength(1);
   });
 
-  it('Cancel returns to the exact cancel URL and changes nothing', async () => {
+  it('Cancel returns to the exact cancel URL and stays cancelled: the page never approves it again, nothing is captured', async () => {
     const { token, id } = await newUser();
     const key = await keyFor(id);
     const { order } = (await createOrder(token, body(key))).json<Created>();
@@ -176,9 +176,65 @@ describe('LITE→PRO through the sandbox approval page, end to end', () => {
     expect(cancelled.statusCode).toBe(303);
     expect(cancelled.headers.location).toBe(`/customer/my-keys?paypalCancel=true&token=${order.id}`);
     const [standIn] = await t.db.select().from(sandboxPaypalOrders).where(eq(sandboxPaypalOrders.id, order.id));
-    expect(standIn!.status).toBe('CREATED');
-    expect((await capture(token, order.id)).statusCode).toBe(409);
+    expect(standIn!.status).toBe('VOIDED');
+
+    // Its approval page later (the back button, a kept link): no button, and approving is refused.
+    const page = await t.app.inject({ url: `/sandbox/paypal/checkout?token=${order.id}` });
+    expect(page.body).toContain('This checkout was cancelled.');
+    expect(page.body).not.toContain('Approve payment');
+    const approved = await decide(order.id, 'approve');
+    expect(approved.statusCode).toBe(409);
+    expect(approved.headers.location).toBeUndefined();
+    expect(approved.body).toContain('This checkout was cancelled.');
+
+    const captured = await capture(token, order.id);
+    expect(captured.statusCode).toBe(409);
+    expect(captured.json()).toEqual({
+      error: 'This PayPal checkout was cancelled. Nothing was charged.',
+      code: 'order_void',
+    });
+    const [after] = await t.db.select().from(sandboxPaypalOrders).where(eq(sandboxPaypalOrders.id, order.id));
+    expect(after!.status).toBe('VOIDED');
     expect(await tierOf(key)).toBe('LITE');
+  });
+
+  it("the dashboard's cancel return voids the order for good, even if PayPal lets the payer approve it later", async () => {
+    const { token, id } = await newUser();
+    const key = await keyFor(id);
+    const { order, quote } = (await createOrder(token, body(key))).json<Created>();
+    const other = await newUser();
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/stripe/paypal/cancel-order',
+          headers: auth(other.token),
+          payload: { order_id: order.id },
+        })
+      ).statusCode,
+    ).toBe(404);
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: '/stripe/paypal/cancel-order',
+      headers: auth(token),
+      payload: { order_id: order.id },
+    });
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json()).toMatchObject({ order: { id: quote.id, status: 'void' } });
+    // At PayPal the order is still approvable (PayPal has no call to void it); Keyport never captures it.
+    await t.db.update(sandboxPaypalOrders).set({ status: 'APPROVED' }).where(eq(sandboxPaypalOrders.id, order.id));
+    const captured = await capture(token, order.id);
+    expect(captured.statusCode).toBe(409);
+    expect(captured.json()).toEqual({
+      error: 'This PayPal checkout was cancelled. Nothing was charged.',
+      code: 'order_void',
+    });
+    const [standIn] = await t.db.select().from(sandboxPaypalOrders).where(eq(sandboxPaypalOrders.id, order.id));
+    expect(standIn!.status).toBe('APPROVED');
+    expect(await tierOf(key)).toBe('LITE');
+    // Pressing PayPal again starts a new checkout.
+    const again = await createOrder(token, body(key));
+    expect(again.json<Created>().order.id).not.toBe(order.id);
   });
 
   it('the approval page and its form refuse unknown or malformed tokens', async () => {
@@ -256,7 +312,10 @@ describe('POST /stripe/paypal/create-order: the card path checks', () => {
     await decide(first.json<Created>().order.id, 'approve');
     const old = await capture(token, first.json<Created>().order.id);
     expect(old.statusCode).toBe(409);
-    expect(old.json()).toEqual({ error: 'Capture failed', code: 'order_superseded' });
+    expect(old.json()).toEqual({
+      error: 'This payment was replaced by a newer one. Nothing was charged.',
+      code: 'order_superseded',
+    });
   });
 
   it('a card payment started afterwards supersedes the PayPal order (one pending order per key)', async () => {

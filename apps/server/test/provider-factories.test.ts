@@ -57,7 +57,7 @@ describe('createPaymentProvider', () => {
     await provider.confirmPayment(payment.ref, { outcome: 'succeeded' });
     await provider.idle();
     const [{ body, signature }] = delivered as [{ body: string; signature: string }];
-    expect(provider.verifyWebhook(Buffer.from(body), signature)).toMatchObject({ kind: 'payment_succeeded' });
+    expect(provider.verifyWebhook(Buffer.from(body), signature)).toMatchObject({ kind: 'payment_authorized' });
     // Each process (each provider) signs with its own secret: another one's events do not verify.
     const other = createPaymentProvider(loadConfig({}).payments, { ...sandboxDeps, jobs: testJobs(db) });
     expect(() => other.verifyWebhook(Buffer.from(body), signature)).toThrow(WebhookVerificationError);

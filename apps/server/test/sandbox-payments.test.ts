@@ -1,7 +1,8 @@
 /**
  * The sandbox payment provider on a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL): Stripe-like ids and
- * idempotency on the unique key, confirmation by conditional update, and Stripe-signed events delivered after the
- * update committed, retried when the webhook fails.
+ * idempotency on the unique key, confirmation (an authorization: manual capture) and capture by conditional update,
+ * disputes re-readable like Stripe's, and Stripe-signed events delivered after the update committed, retried when the
+ * webhook fails.
  */
 import { confirmSandboxPayment } from '@keyport/shared/contracts/payments';
 import { eq } from 'drizzle-orm';
@@ -78,6 +79,13 @@ beforeEach(async () => {
   sandbox = createSandbox();
 });
 
+/** A payment confirmed with an accepted card and captured: what Keyport's capture after its claim leaves. */
+async function paidPayment(overrides: Partial<CreatePaymentInput> = {}) {
+  const payment = await sandbox.createPayment(input(overrides));
+  await sandbox.confirmPayment(payment.ref, { outcome: 'succeeded' });
+  return sandbox.capturePayment(payment.ref, { idempotencyKey: `capture-${payment.ref}` });
+}
+
 let counter = 0;
 const input = (overrides: Partial<CreatePaymentInput> = {}): CreatePaymentInput => ({
   amountCents: 12_000,
@@ -140,30 +148,53 @@ describe('sandbox payments: creating', () => {
 });
 
 describe('sandbox payments: confirming', () => {
-  it('succeeds, then delivers a signed payment_intent.succeeded after the update committed', async () => {
+  it('authorizes an accepted card and says so with a signed amount_capturable_updated after the update committed', async () => {
     const payment = await sandbox.createPayment(input());
     const result = await sandbox.confirmPayment(payment.ref, { outcome: 'succeeded' });
-    expect(result).toEqual({ result: 'succeeded', payment: { ...payment, status: 'succeeded' } });
+    expect(result).toEqual({ result: 'authorized', payment: { ...payment, status: 'requires_capture' } });
     await sandbox.idle();
 
     expect(deliveries).toHaveLength(1);
     const [delivery] = deliveries;
-    expect(delivery!.statusAtDelivery).toBe('succeeded');
+    expect(delivery!.statusAtDelivery).toBe('requires_capture');
     expect(delivery!.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(sandbox.verifyWebhook(Buffer.from(delivery!.body), delivery!.signature)).toEqual({
       id: expect.stringMatching(/^evt_sandbox_[A-Za-z0-9]+$/),
-      kind: 'payment_succeeded',
-      type: 'payment_intent.succeeded',
+      kind: 'payment_authorized',
+      type: 'payment_intent.amount_capturable_updated',
       paymentRef: payment.ref,
+      disputeRef: null,
     });
     // Exactly what Stripe's own SDK accepts from Stripe.
     const event = Stripe.webhooks.constructEvent(delivery!.body, delivery!.signature, webhookSecret);
     expect(event).toMatchObject({
       object: 'event',
-      type: 'payment_intent.succeeded',
-      data: { object: { id: payment.ref, object: 'payment_intent', amount: 12_000, status: 'succeeded' } },
+      type: 'payment_intent.amount_capturable_updated',
+      data: {
+        object: { id: payment.ref, object: 'payment_intent', amount: 12_000, amount_capturable: 12_000 },
+      },
     });
     expect(delivery!.body).not.toContain(payment.clientSecret);
+  });
+
+  it('captures an authorized payment once, then delivers payment_intent.succeeded; 10 captures at once, one event', async () => {
+    const payment = await sandbox.createPayment(input());
+    // Nothing to capture before the card authorized it.
+    expect(await sandbox.capturePayment(payment.ref, { idempotencyKey: 'k' })).toMatchObject({
+      status: 'requires_payment',
+    });
+    await sandbox.confirmPayment(payment.ref, { outcome: 'succeeded' });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => sandbox.capturePayment(payment.ref, { idempotencyKey: 'k' })),
+    );
+    for (const captured of results) expect(captured.status).toBe('succeeded');
+    await sandbox.idle();
+    const succeeded = deliveries.filter((d) => d.body.includes('"payment_intent.succeeded"'));
+    expect(succeeded).toHaveLength(1);
+    expect(succeeded[0]!.statusAtDelivery).toBe('succeeded');
+    await expect(sandbox.capturePayment('pi_sandbox_unknown', { idempotencyKey: 'k' })).rejects.toBeInstanceOf(
+      PaymentProviderError,
+    );
   });
 
   it('keeps a declined payment open with its message, sends payment_failed, and takes another card after', async () => {
@@ -191,7 +222,7 @@ describe('sandbox payments: confirming', () => {
     });
 
     const retried = await sandbox.confirmPayment(payment.ref, { outcome: 'succeeded' });
-    expect(retried).toMatchObject({ result: 'succeeded', payment: { status: 'succeeded', lastError: null } });
+    expect(retried).toMatchObject({ result: 'authorized', payment: { status: 'requires_capture', lastError: null } });
   });
 
   it('confirms once when confirmed 10 times at once: one success, one event', async () => {
@@ -200,17 +231,17 @@ describe('sandbox payments: confirming', () => {
       Array.from({ length: 10 }, () => sandbox.confirmPayment(payment.ref, { outcome: 'succeeded' })),
     );
     await sandbox.idle();
-    expect(results.filter((r) => r.result === 'succeeded')).toHaveLength(1);
+    expect(results.filter((r) => r.result === 'authorized')).toHaveLength(1);
     expect(results.filter((r) => r.result === 'not_confirmable')).toHaveLength(9);
     expect(deliveries).toHaveLength(1);
   });
 
-  it('does not confirm a payment that succeeded or was canceled, nor an unknown one', async () => {
+  it('does not confirm a payment that was authorized, succeeded or canceled, nor an unknown one', async () => {
     const paid = await sandbox.createPayment(input());
     await sandbox.confirmPayment(paid.ref, { outcome: 'succeeded' });
     expect(await sandbox.confirmPayment(paid.ref, declined)).toMatchObject({
       result: 'not_confirmable',
-      payment: { status: 'succeeded', lastError: null },
+      payment: { status: 'requires_capture', lastError: null },
     });
     const canceled = await sandbox.createPayment(input());
     await sandbox.cancelPayment(canceled.ref);
@@ -239,7 +270,7 @@ describe('sandbox payments: delivery', () => {
       'warn sandbox payment event failed; retrying with backoff',
       'info sandbox payment event succeeded after a retry',
     ]);
-    expect(logs[0]).toMatchObject({ data: { type: 'payment_intent.succeeded', reason: expect.any(String) } });
+    expect(logs[0]).toMatchObject({ data: { type: 'payment_intent.amount_capturable_updated', reason: expect.any(String) } });
     expect(logs[1]).toMatchObject({ data: { attempts: 3 } });
     const logged = JSON.stringify(logs);
     expect(logged).not.toContain(webhookSecret);
@@ -269,7 +300,7 @@ describe('sandbox payments: delivery', () => {
     await sandbox.idle(); // this process's worker takes the job, signs it with its own secret, delivers it
     expect(deliveries).toHaveLength(1);
     expect(sandbox.verifyWebhook(Buffer.from(deliveries[0]!.body), deliveries[0]!.signature)).toMatchObject({
-      kind: 'payment_succeeded',
+      kind: 'payment_authorized',
       paymentRef: payment.ref,
     });
   });
@@ -291,8 +322,7 @@ describe('sandbox payments: delivery', () => {
 
 describe('sandbox payments: refunds and cancelling', () => {
   it('refunds part, then the rest, announcing charge.refunded each time; never more than was paid', async () => {
-    const payment = await sandbox.createPayment(input());
-    await sandbox.confirmPayment(payment.ref, { outcome: 'succeeded' });
+    const payment = await paidPayment();
     expect(await sandbox.refundPayment(payment.ref, 2_000)).toMatchObject({ refundedCents: 2_000 });
     await expect(sandbox.refundPayment(payment.ref, 10_001)).rejects.toThrow(/greater than what remains/);
     expect(await sandbox.refundPayment(payment.ref, 10_000)).toMatchObject({ refundedCents: 12_000 });
@@ -306,7 +336,8 @@ describe('sandbox payments: refunds and cancelling', () => {
       }))
       .filter((r) => r.event.type === 'charge.refunded')
       .sort((a, b) => Number(a.charge.amount_refunded) - Number(b.charge.amount_refunded));
-    expect(deliveries).toHaveLength(3);
+    // Authorized, captured, then the two refunds.
+    expect(deliveries).toHaveLength(4);
     expect(refunds.map((r) => r.event)).toEqual([
       expect.objectContaining({ kind: 'refunded', type: 'charge.refunded', paymentRef: payment.ref }),
       expect.objectContaining({ kind: 'refunded', type: 'charge.refunded', paymentRef: payment.ref }),
@@ -318,8 +349,7 @@ describe('sandbox payments: refunds and cancelling', () => {
   });
 
   it('refunds exactly once when the same full refund is asked 10 times at once', async () => {
-    const payment = await sandbox.createPayment(input());
-    await sandbox.confirmPayment(payment.ref, { outcome: 'succeeded' });
+    const payment = await paidPayment();
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, () => sandbox.refundPayment(payment.ref, 12_000)),
     );
@@ -330,21 +360,98 @@ describe('sandbox payments: refunds and cancelling', () => {
   it('refuses to refund a payment that has not succeeded, an unknown one, or a non-positive amount', async () => {
     const waiting = await sandbox.createPayment(input());
     await expect(sandbox.refundPayment(waiting.ref, 100)).rejects.toThrow(/has not succeeded/);
+    await sandbox.confirmPayment(waiting.ref, { outcome: 'succeeded' });
+    await expect(sandbox.refundPayment(waiting.ref, 100)).rejects.toThrow(/has not succeeded/);
     await expect(sandbox.refundPayment('pi_sandbox_unknown', 100)).rejects.toThrow(/No such payment/);
     await expect(sandbox.refundPayment(waiting.ref, 0)).rejects.toBeInstanceOf(PaymentProviderError);
   });
 
-  it('cancels a waiting payment; cancelling a succeeded or canceled one is a no-op', async () => {
+  it('cancels a waiting or authorized payment (nothing can capture it then); a succeeded or canceled one: no-op', async () => {
     const waiting = await sandbox.createPayment(input());
     await sandbox.cancelPayment(waiting.ref);
     expect((await sandbox.retrievePayment(waiting.ref))?.status).toBe('canceled');
     await expect(sandbox.cancelPayment(waiting.ref)).resolves.toBeUndefined();
 
-    const paid = await sandbox.createPayment(input());
-    await sandbox.confirmPayment(paid.ref, { outcome: 'succeeded' });
+    const authorized = await sandbox.createPayment(input());
+    await sandbox.confirmPayment(authorized.ref, { outcome: 'succeeded' });
+    await sandbox.cancelPayment(authorized.ref);
+    expect(await sandbox.capturePayment(authorized.ref, { idempotencyKey: 'k' })).toMatchObject({
+      status: 'canceled',
+    });
+
+    const paid = await paidPayment();
     await sandbox.cancelPayment(paid.ref);
     expect((await sandbox.retrievePayment(paid.ref))?.status).toBe('succeeded');
 
     await expect(sandbox.cancelPayment('pi_sandbox_unknown')).rejects.toBeInstanceOf(PaymentProviderError);
+  });
+});
+
+describe('sandbox payments: disputes', () => {
+  const eventsOf = () =>
+    deliveries.map((d) => sandbox.verifyWebhook(Buffer.from(d.body), d.signature)).filter((e) => e.kind === 'dispute');
+
+  it('opens a dispute with its funds withdrawn, re-readable like Stripe’s, and closes it lost', async () => {
+    const payment = await paidPayment();
+    const disputeRef = await sandbox.disputePayment(payment.ref);
+    expect(disputeRef).toMatch(/^dp_sandbox_/);
+    expect(await sandbox.retrieveDispute(disputeRef)).toEqual({
+      ref: disputeRef,
+      paymentRef: payment.ref,
+      state: 'funds_withdrawn',
+      reason: 'fraudulent',
+    });
+    await sandbox.closeDispute(payment.ref, 'lost');
+    expect(await sandbox.retrieveDispute(disputeRef)).toMatchObject({ state: 'lost' });
+    await sandbox.idle();
+    // Each event is delivered on its own (in any order, as Stripe's are).
+    expect(
+      eventsOf()
+        .map((e) => [e.type, e.paymentRef, e.disputeRef])
+        .sort(),
+    ).toEqual([
+      ['charge.dispute.closed', payment.ref, disputeRef],
+      ['charge.dispute.created', payment.ref, disputeRef],
+      ['charge.dispute.funds_withdrawn', payment.ref, disputeRef],
+    ]);
+    await expect(sandbox.closeDispute(payment.ref, 'won')).rejects.toThrow(/no open dispute/);
+  });
+
+  it('a won dispute reinstates the funds; an inquiry without withdrawal stays open until closed', async () => {
+    const payment = await paidPayment();
+    const disputeRef = await sandbox.disputePayment(payment.ref, { fundsWithdrawn: false, reason: 'general' });
+    expect(await sandbox.retrieveDispute(disputeRef)).toMatchObject({ state: 'open', reason: 'general' });
+    await sandbox.closeDispute(payment.ref, 'won');
+    expect(await sandbox.retrieveDispute(disputeRef)).toMatchObject({ state: 'won' });
+    await sandbox.idle();
+    expect(
+      eventsOf()
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual(['charge.dispute.closed', 'charge.dispute.created']);
+
+    const withdrawn = await paidPayment();
+    await sandbox.disputePayment(withdrawn.ref);
+    await sandbox.closeDispute(withdrawn.ref, 'won');
+    await sandbox.idle();
+    expect(
+      eventsOf()
+        .filter((e) => e.paymentRef === withdrawn.ref)
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual([
+      'charge.dispute.closed',
+      'charge.dispute.created',
+      'charge.dispute.funds_reinstated',
+      'charge.dispute.funds_withdrawn',
+    ]);
+    expect(await sandbox.retrieveDispute('dp_sandbox_unknown')).toBeNull();
+  });
+
+  it('refuses to dispute a payment that was not captured', async () => {
+    const payment = await sandbox.createPayment(input());
+    await sandbox.confirmPayment(payment.ref, { outcome: 'succeeded' });
+    await expect(sandbox.disputePayment(payment.ref)).rejects.toThrow(/no charge to dispute/);
+    await expect(sandbox.disputePayment('pi_sandbox_unknown')).rejects.toThrow(/No such payment/);
   });
 });

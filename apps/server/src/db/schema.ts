@@ -294,13 +294,23 @@ export const upgradeOrders = pgTable(
     paymentCompletedAt: timestamp('payment_completed_at', { withTimezone: true }),
     upgradeProcessedAt: timestamp('upgrade_processed_at', { withTimezone: true }),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /**
+     * Issue 19 (ADR 035): the buyer's dispute (chargeback) of the payment, as the provider last reported it, and the
+     * provider's id of it. Null when the payment was never disputed.
+     */
+    disputeState: text('dispute_state').$type<DisputeState>(),
+    disputeRef: text('dispute_ref'),
   },
   (t) => [
     check('upgrade_orders_total', sql`${t.totalAmountCents} = ${t.baseAmountCents} + ${t.vatAmountCents}`),
     check('upgrade_orders_amounts', sql`${t.baseAmountCents} > 0 and ${t.vatAmountCents} >= 0`),
     check(
       'upgrade_orders_status',
-      sql`${t.status} in ('pending', 'superseded', 'completed', 'needs_refund', 'review', 'refunded', 'disputed')`,
+      sql`${t.status} in ('pending', 'capturing', 'superseded', 'void', 'expired', 'completed', 'needs_refund', 'review', 'refunded', 'disputed', 'charged_back')`,
+    ),
+    check(
+      'upgrade_orders_dispute_state',
+      sql`${t.disputeState} is null or ${t.disputeState} in ('open', 'funds_withdrawn', 'won', 'lost')`,
     ),
     check(
       'upgrade_orders_kind_fields',
@@ -311,12 +321,15 @@ export const upgradeOrders = pgTable(
             and ${t.licenseKeyId} is null and ${t.path} is null)`,
     ),
     uniqueIndex('upgrade_orders_provider_payment_unique').on(t.provider, t.providerPaymentId),
+    // One open order per key (per user for packs): waiting for its payment, or claimed for capture (ADR 035).
     uniqueIndex('upgrade_orders_one_pending_per_key')
       .on(t.licenseKeyId)
-      .where(sql`${t.status} = 'pending' and ${t.kind} = 'upgrade'`),
+      .where(sql`${t.status} in ('pending', 'capturing') and ${t.kind} = 'upgrade'`),
     uniqueIndex('upgrade_orders_one_pending_credit_pack_per_user')
       .on(t.userId)
-      .where(sql`${t.status} = 'pending' and ${t.kind} = 'credit_pack'`),
+      .where(sql`${t.status} in ('pending', 'capturing') and ${t.kind} = 'credit_pack'`),
+    // The sweeper's look-ups (abandoned pending orders, stale captures).
+    index('upgrade_orders_status_updated_idx').on(t.status, t.updatedAt),
     index('upgrade_orders_user_idx').on(t.userId, t.id),
   ],
 );
@@ -468,6 +481,8 @@ export const sandboxPayments = pgTable('sandbox_payments', {
   idempotencyKey: text('idempotency_key').notNull().unique(),
   lastError: text('last_error'),
   refundedCents: integer('refunded_cents').notNull().default(0),
+  /** Issue 19: the card holder's dispute of the payment, if any (re-read by the webhook like a dispute at Stripe). */
+  dispute: jsonb('dispute').$type<SandboxDispute>(),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -494,6 +509,8 @@ export const sandboxPaypalOrders = pgTable(
     captureStatus: text('capture_status'),
     capturedCents: integer('captured_cents').notNull().default(0),
     refundedCents: integer('refunded_cents').notNull().default(0),
+    /** Issue 19: the payer's dispute of the capture, if any (re-read by the webhook like a dispute at PayPal). */
+    dispute: jsonb('dispute').$type<SandboxDispute>(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -506,8 +523,36 @@ export const sandboxPaypalOrders = pgTable(
   ],
 );
 
+/**
+ * pending: waiting for the payment; capturing: claimed for capture (the upgrade was checked and the key is held, ADR
+ * 035); superseded / void / expired: never charged (replaced by a newer quote / no longer applicable or cancelled /
+ * abandoned); completed; needs_refund and review: paid but not applied; refunded; disputed; charged_back: a dispute
+ * the buyer won.
+ */
 export type UpgradeOrderStatus =
-  'pending' | 'superseded' | 'completed' | 'needs_refund' | 'review' | 'refunded' | 'disputed';
+  | 'pending'
+  | 'capturing'
+  | 'superseded'
+  | 'void'
+  | 'expired'
+  | 'completed'
+  | 'needs_refund'
+  | 'review'
+  | 'refunded'
+  | 'disputed'
+  | 'charged_back';
+
+/** A dispute as Keyport tracks it: open, open with the money withdrawn from the seller, or closed (won or lost). */
+export type DisputeState = 'open' | 'funds_withdrawn' | 'won' | 'lost';
+
+/** A sandbox provider's stand-in dispute of a payment (what Stripe or PayPal keep on their side). */
+export interface SandboxDispute {
+  id: string;
+  status: 'open' | 'won' | 'lost';
+  /** The disputed amount has been taken from the seller (Stripe withdraws it when the dispute opens). */
+  fundsWithdrawn: boolean;
+  reason: string;
+}
 
 export interface BillingSnapshot {
   name: string;

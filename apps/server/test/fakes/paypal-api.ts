@@ -2,8 +2,9 @@
  * A local HTTP stand-in for the part of PayPal's REST API Keyport uses: the OAuth2 client-credentials token, Orders v2
  * (create, get, capture — with `PayPal-Request-Id` replay, `ORDER_ALREADY_CAPTURED`, `ORDER_NOT_APPROVED` and a
  * declined capture, `INSTRUMENT_DECLINED`, all as 422 `{name, details: [{issue, description}], debug_id}`), refunds as
- * the order then shows them (made by the test, or by `POST /v2/payments/captures/{id}/refund`), and `/v1/notifications/verify-webhook-signature`. `approve` is what the payer does on
- * PayPal's page. Orders live in memory.
+ * the order then shows them (made by the test, or by `POST /v2/payments/captures/{id}/refund`), disputes
+ * (`GET /v1/customer/disputes/{id}`, opened and resolved by the test), and `/v1/notifications/verify-webhook-signature`.
+ * `approve` is what the payer does on PayPal's page. Orders live in memory.
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -20,6 +21,16 @@ export interface FakePaypalOrder {
   cancel_url: string | null;
   capture: { id: string; status: string; amount: { currency_code: string; value: string } } | null;
   refunds: { id: string; status: 'COMPLETED'; amount: { currency_code: string; value: string } }[];
+}
+
+/** A dispute as PayPal's disputes API shows it (`GET /v1/customer/disputes/{id}`). */
+export interface FakePaypalDispute {
+  dispute_id: string;
+  reason: string;
+  status: 'OPEN' | 'WAITING_FOR_SELLER_RESPONSE' | 'UNDER_REVIEW' | 'RESOLVED';
+  dispute_amount: { currency_code: string; value: string };
+  disputed_transactions: { seller_transaction_id: string; invoice_number: string | null; custom: string | null }[];
+  dispute_outcome?: { outcome_code: string };
 }
 
 export interface RecordedPaypalRequest {
@@ -43,6 +54,11 @@ export interface FakePaypalApi {
   declineNextCapture(id: string): void;
   /** A completed refund of `cents` on the order's capture. */
   refund(id: string, cents: number): void;
+  disputes: Map<string, FakePaypalDispute>;
+  /** The payer opens a dispute of the order's capture (status WAITING_FOR_SELLER_RESPONSE). */
+  openDispute(orderId: string, reason?: string): FakePaypalDispute;
+  /** PayPal resolves it with an outcome code (RESOLVED_BUYER_FAVOUR, RESOLVED_SELLER_FAVOUR, …). */
+  resolveDispute(disputeId: string, outcomeCode: string): FakePaypalDispute;
   /** The transmission signature the fake's verify call accepts for a transmission id. */
   signatureFor(transmissionId: string): string;
   close(): Promise<void>;
@@ -53,6 +69,7 @@ export async function startFakePaypalApi(): Promise<FakePaypalApi> {
   const clientSecret = 'fake-client-secret';
   const webhookId = 'WH-FAKE-WEBHOOK-ID';
   const orders = new Map<string, FakePaypalOrder>();
+  const disputes = new Map<string, FakePaypalDispute>();
   const requests: RecordedPaypalRequest[] = [];
   const tokens = new Set<string>();
   const declines = new Set<string>();
@@ -170,6 +187,16 @@ export async function startFakePaypalApi(): Promise<FakePaypalApi> {
         };
         orders.set(order.id, order);
         answer(200, representation(order));
+        return;
+      }
+      const disputeOf = /^\/v1\/customer\/disputes\/([A-Za-z0-9-]+)$/.exec(url.pathname);
+      if (req.method === 'GET' && disputeOf) {
+        const dispute = disputes.get(disputeOf[1]!);
+        if (!dispute) {
+          send(404, issue('RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID', 'Specified resource ID does not exist.'));
+          return;
+        }
+        send(200, structuredClone(dispute));
         return;
       }
       const refundOf = /^\/v2\/payments\/captures\/([A-Z0-9]+)\/refund$/.exec(url.pathname);
@@ -339,6 +366,29 @@ export async function startFakePaypalApi(): Promise<FakePaypalApi> {
           value: toDecimal(amountCents),
         },
       });
+    },
+    disputes,
+    openDispute(orderId, reason = 'MERCHANDISE_OR_SERVICE_NOT_AS_DESCRIBED') {
+      const order = orders.get(orderId);
+      if (!order?.capture) throw new Error(`fake order ${orderId} has no capture to dispute`);
+      const dispute: FakePaypalDispute = {
+        dispute_id: `PP-D-${id(10)}`,
+        reason,
+        status: 'WAITING_FOR_SELLER_RESPONSE',
+        dispute_amount: { ...order.capture.amount },
+        disputed_transactions: [
+          { seller_transaction_id: order.capture.id, invoice_number: order.invoice_id, custom: order.custom_id },
+        ],
+      };
+      disputes.set(dispute.dispute_id, dispute);
+      return structuredClone(dispute);
+    },
+    resolveDispute(disputeId, outcomeCode) {
+      const dispute = disputes.get(disputeId);
+      if (!dispute) throw new Error(`no such fake dispute ${disputeId}`);
+      dispute.status = 'RESOLVED';
+      dispute.dispute_outcome = { outcome_code: outcomeCode };
+      return structuredClone(dispute);
     },
     signatureFor,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

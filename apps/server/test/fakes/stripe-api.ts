@@ -1,8 +1,10 @@
 /**
- * A local HTTP stand-in for the part of Stripe's API Keyport uses (PaymentIntents and refunds), good enough for the
- * `stripe` SDK pointed at it with its `host`/`port`/`protocol` options. It speaks Stripe's wire format
- * (form-encoded bodies with bracket keys, Bearer secret key, Idempotency-Key replay, `{error: {type, code, message}}`
- * answers) and keeps its payments in memory. `confirm` is what the browser's Stripe.js would do with a test card.
+ * A local HTTP stand-in for the part of Stripe's API Keyport uses (PaymentIntents with manual capture, refunds and
+ * disputes), good enough for the `stripe` SDK pointed at it with its `host`/`port`/`protocol` options. It speaks
+ * Stripe's wire format (form-encoded bodies with bracket keys, Bearer secret key, Idempotency-Key replay,
+ * `{error: {type, code, message}}` answers) and keeps its payments in memory. `confirm` is what the browser's
+ * Stripe.js would do with a test card (an intent with `capture_method=manual` is then `requires_capture` until
+ * captured); `dispute` and `closeDispute` are what a card holder's bank does.
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -13,10 +15,27 @@ export interface FakeCharge {
   object: 'charge';
   amount: number;
   amount_refunded: number;
+  /** False while an authorization waits for its capture (manual capture). */
+  captured: boolean;
   refunded: boolean;
   currency: string;
   payment_intent: string;
   status: 'succeeded';
+  disputed: boolean;
+}
+
+/** A dispute as Stripe shows it (its balance transactions: the withdrawal and a reinstatement). */
+export interface FakeDispute {
+  id: string;
+  object: 'dispute';
+  amount: number;
+  currency: string;
+  charge: string;
+  payment_intent: string;
+  reason: string;
+  status: string;
+  balance_transactions: { id: string; object: 'balance_transaction'; amount: number; type: string }[];
+  livemode: false;
 }
 
 export interface FakePaymentIntent {
@@ -25,6 +44,8 @@ export interface FakePaymentIntent {
   amount: number;
   currency: string;
   status: string;
+  capture_method: 'automatic' | 'manual';
+  amount_capturable: number;
   client_secret: string;
   description: string | null;
   metadata: Record<string, string>;
@@ -65,7 +86,15 @@ export interface FakeStripeApi {
   secretKey: string;
   intents: Map<string, FakePaymentIntent>;
   charges: Map<string, FakeCharge>;
+  disputes: Map<string, FakeDispute>;
   requests: RecordedRequest[];
+  /**
+   * The card holder's bank disputes the intent's charge (status `needs_response`); with `fundsWithdrawn` (Stripe's
+   * usual case) the amount leaves the balance at once. Answers the dispute.
+   */
+  dispute(intentId: string, options?: { reason?: string; fundsWithdrawn?: boolean }): FakeDispute;
+  /** The bank decides: `won` reinstates withdrawn funds, `lost` keeps them with the buyer. */
+  closeDispute(disputeId: string, status: 'won' | 'lost'): FakeDispute;
   /** The next `count` requests answer this status with a Stripe `api_error` (and `Stripe-Should-Retry: false`). */
   failNext(status: number, count?: number): void;
   close(): Promise<void>;
@@ -74,6 +103,7 @@ export interface FakeStripeApi {
 export async function startFakeStripeApi(secretKey = 'sk_test_fake_keyport'): Promise<FakeStripeApi> {
   const intents = new Map<string, FakePaymentIntent>();
   const charges = new Map<string, FakeCharge>();
+  const disputes = new Map<string, FakeDispute>();
   const requests: RecordedRequest[] = [];
   /** Idempotency-Key → the request it first carried and the answer it got (Stripe replays it for 24 hours). */
   const idempotent = new Map<string, { fingerprint: string; status: number; body: unknown }>();
@@ -140,7 +170,14 @@ export async function startFakeStripeApi(secretKey = 'sk_test_fake_keyport'): Pr
   function route(method: string, path: string, params: Record<string, unknown>): [number, unknown] {
     if (method === 'POST' && path === '/v1/payment_intents') return createIntent(params);
     if (method === 'POST' && path === '/v1/refunds') return refund(params);
-    const match = /^\/v1\/payment_intents\/([^/]+)(\/(cancel|confirm))?$/.exec(path);
+    const disputeOf = /^\/v1\/disputes\/([^/]+)$/.exec(path);
+    if (method === 'GET' && disputeOf) {
+      const dispute = disputes.get(decodeURIComponent(disputeOf[1]!));
+      return dispute
+        ? [200, structuredClone(dispute)]
+        : [404, error('invalid_request_error', 'resource_missing', `No such dispute: '${disputeOf[1]}'`, 'id')];
+    }
+    const match = /^\/v1\/payment_intents\/([^/]+)(\/(cancel|confirm|capture))?$/.exec(path);
     const intent = match ? intents.get(decodeURIComponent(match[1]!)) : undefined;
     if (match && !intent) {
       return [
@@ -151,6 +188,7 @@ export async function startFakeStripeApi(secretKey = 'sk_test_fake_keyport'): Pr
     if (intent && method === 'GET' && !match?.[3]) return [200, view(intent, params)];
     if (intent && method === 'POST' && match?.[3] === 'cancel') return cancel(intent);
     if (intent && method === 'POST' && match?.[3] === 'confirm') return confirm(intent, params);
+    if (intent && method === 'POST' && match?.[3] === 'capture') return capture(intent, params);
     return [404, error('invalid_request_error', 'resource_missing', `Unrecognized request URL (${method}: ${path})`)];
   }
 
@@ -183,6 +221,8 @@ export async function startFakeStripeApi(secretKey = 'sk_test_fake_keyport'): Pr
       amount,
       currency: String(params.currency),
       status: 'requires_payment_method',
+      capture_method: params.capture_method === 'manual' ? 'manual' : 'automatic',
+      amount_capturable: 0,
       client_secret: `${intentId}_secret_${id(25)}`,
       description: typeof params.description === 'string' ? params.description : null,
       metadata: { ...((params.metadata as Record<string, string> | undefined) ?? {}) },
@@ -201,7 +241,7 @@ export async function startFakeStripeApi(secretKey = 'sk_test_fake_keyport'): Pr
   }
 
   function cancel(intent: FakePaymentIntent): [number, unknown] {
-    if (intent.status === 'succeeded' || intent.status === 'canceled') {
+    if (intent.status === 'succeeded' || intent.status === 'canceled' || intent.status === 'processing') {
       return [
         400,
         error(
@@ -211,8 +251,28 @@ export async function startFakeStripeApi(secretKey = 'sk_test_fake_keyport'): Pr
         ),
       ];
     }
+    // Cancelling an authorized intent releases the hold on the card.
     intent.status = 'canceled';
+    intent.amount_capturable = 0;
     return [200, view(intent, {})];
+  }
+
+  function capture(intent: FakePaymentIntent, params: Record<string, unknown>): [number, unknown] {
+    const charge = intent.latest_charge ? charges.get(intent.latest_charge) : undefined;
+    if (intent.status !== 'requires_capture' || !charge) {
+      return [
+        400,
+        error(
+          'invalid_request_error',
+          'payment_intent_unexpected_state',
+          `This PaymentIntent could not be captured because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be captured: requires_capture.`,
+        ),
+      ];
+    }
+    charge.captured = true;
+    intent.status = 'succeeded';
+    intent.amount_capturable = 0;
+    return [200, view(intent, params)];
   }
 
   function confirm(intent: FakePaymentIntent, params: Record<string, unknown>): [number, unknown] {
@@ -235,18 +295,23 @@ export async function startFakeStripeApi(secretKey = 'sk_test_fake_keyport'): Pr
       intent.last_payment_error = { type: 'card_error', ...method.decline };
       return [402, { error: { type: 'card_error', ...method.decline, payment_intent: view(intent, {}) } }];
     }
+    const manual = intent.capture_method === 'manual';
     const charge: FakeCharge = {
       id: `ch_${id(24)}`,
       object: 'charge',
       amount: intent.amount,
       amount_refunded: 0,
+      captured: !manual,
       refunded: false,
       currency: intent.currency,
       payment_intent: intent.id,
       status: 'succeeded',
+      disputed: false,
     };
     charges.set(charge.id, charge);
-    intent.status = 'succeeded';
+    // With manual capture the card is only authorized: nothing is charged until the capture.
+    intent.status = manual ? 'requires_capture' : 'succeeded';
+    intent.amount_capturable = manual ? intent.amount : 0;
     intent.latest_charge = charge.id;
     intent.last_payment_error = null;
     return [200, view(intent, params)];
@@ -257,6 +322,9 @@ export async function startFakeStripeApi(secretKey = 'sk_test_fake_keyport'): Pr
     const charge = intent?.latest_charge ? charges.get(intent.latest_charge) : undefined;
     if (!intent || !charge || intent.status !== 'succeeded') {
       return [400, error('invalid_request_error', 'charge_not_refundable', 'This payment cannot be refunded.')];
+    }
+    if (charge.disputed) {
+      return [400, error('invalid_request_error', 'charge_disputed', `Charge ${charge.id} has been charged back.`)];
     }
     const amount = params.amount === undefined ? charge.amount - charge.amount_refunded : Number(params.amount);
     if (!Number.isInteger(amount) || amount <= 0 || charge.amount_refunded + amount > charge.amount) {
@@ -278,6 +346,40 @@ export async function startFakeStripeApi(secretKey = 'sk_test_fake_keyport'): Pr
     };
   }
 
+  function openDispute(intentId: string, options: { reason?: string; fundsWithdrawn?: boolean } = {}): FakeDispute {
+    const intent = intents.get(intentId);
+    const charge = intent?.latest_charge ? charges.get(intent.latest_charge) : undefined;
+    if (!intent || !charge?.captured) throw new Error(`fake intent ${intentId} has no captured charge to dispute`);
+    charge.disputed = true;
+    const withdrawn = options.fundsWithdrawn ?? true;
+    const dispute: FakeDispute = {
+      id: `dp_${id(24)}`,
+      object: 'dispute',
+      amount: charge.amount,
+      currency: charge.currency,
+      charge: charge.id,
+      payment_intent: intent.id,
+      reason: options.reason ?? 'fraudulent',
+      status: withdrawn ? 'needs_response' : 'warning_needs_response',
+      balance_transactions: withdrawn ? [balanceTransaction(-charge.amount, 'dispute')] : [],
+      livemode: false,
+    };
+    disputes.set(dispute.id, dispute);
+    return structuredClone(dispute);
+  }
+
+  function closeDispute(disputeId: string, status: 'won' | 'lost'): FakeDispute {
+    const dispute = disputes.get(disputeId);
+    if (!dispute) throw new Error(`no such fake dispute ${disputeId}`);
+    const withdrawn = dispute.balance_transactions.reduce((sum, transaction) => sum + transaction.amount, 0);
+    if (status === 'won' && withdrawn < 0) {
+      dispute.balance_transactions.push(balanceTransaction(-withdrawn, 'dispute_reversal'));
+    }
+    // An inquiry (warning_*) closed in the seller's favour is `warning_closed`, as at Stripe.
+    dispute.status = status === 'won' && dispute.status.startsWith('warning_') ? 'warning_closed' : status;
+    return structuredClone(dispute);
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -285,6 +387,9 @@ export async function startFakeStripeApi(secretKey = 'sk_test_fake_keyport'): Pr
     secretKey,
     intents,
     charges,
+    disputes,
+    dispute: openDispute,
+    closeDispute,
     requests,
     failNext(status, count = 1) {
       for (let i = 0; i < count; i++) failures.push(status);
@@ -330,6 +435,10 @@ export function parseForm(body: string): Record<string, unknown> {
     });
   }
   return result;
+}
+
+function balanceTransaction(amount: number, type: string) {
+  return { id: `txn_${id(24)}`, object: 'balance_transaction' as const, amount, type };
 }
 
 function error(type: string, code: string, message: string, param?: string) {

@@ -12,3 +12,13 @@ export const testJobs = (db: Db): Jobs => createJobs({ db, log: silent, pollMs: 
 
 /** A failed sandbox delivery is tried once more, 10 ms later. */
 export const QUICK_SANDBOX_RETRY: SandboxRetry = { maxAttempts: 2, backoff: { baseMs: 10, maxMs: 10 } };
+
+/**
+ * A test's own job engine that runs like an app's: started, so each commit's nudge delivers its sandbox events at once
+ * (for tests that watch the webhook's effects rather than awaiting `idle()`). The test stops it in its `afterAll`.
+ */
+export function startedTestJobs(db: Db): Jobs {
+  const jobs = testJobs(db);
+  jobs.start();
+  return jobs;
+}

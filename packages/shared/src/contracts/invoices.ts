@@ -12,8 +12,12 @@ export const INVOICE_ORDER_STATUSES = [
   'review',
   'refunded',
   'disputed',
+  'charged_back',
   'pending',
+  'capturing',
   'superseded',
+  'void',
+  'expired',
 ] as const;
 
 export const InvoiceSummarySchema = z.object({

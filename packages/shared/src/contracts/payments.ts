@@ -42,13 +42,38 @@ export const BillingSchema = z.object({
 export type BillingInput = z.input<typeof BillingSchema>;
 
 /**
+ * Where an order stands (issue 19, ADR 035). `pending`: waiting for its payment; `capturing`: being charged now (the
+ * upgrade was checked); `superseded`, `void`, `expired`: never charged (replaced by a newer quote; no longer applicable
+ * or cancelled; abandoned); `completed`; `needs_refund`, `review`: paid, not applied; `refunded`; `disputed`;
+ * `charged_back`: a dispute the buyer won.
+ */
+export const ORDER_STATUSES = [
+  'pending',
+  'capturing',
+  'superseded',
+  'void',
+  'expired',
+  'completed',
+  'needs_refund',
+  'review',
+  'refunded',
+  'disputed',
+  'charged_back',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** A dispute (chargeback) of an order's payment, as the provider last reported it. */
+export const DISPUTE_STATES = ['open', 'funds_withdrawn', 'won', 'lost'] as const;
+export type DisputeState = (typeof DISPUTE_STATES)[number];
+
+/**
  * What the server computed for an order: amounts in cents, VAT rate in percent. An upgrade order has `from` and `to`;
  * a credit-pack order (issue 11) has `credits` instead.
  */
 export const OrderQuoteSchema = z.object({
   id: z.int(),
   kind: z.enum(['upgrade', 'credit_pack']),
-  status: z.enum(['pending', 'superseded', 'completed', 'needs_refund', 'review', 'refunded', 'disputed']),
+  status: z.enum(ORDER_STATUSES),
   from: z.nullable(z.enum(TIERS)),
   to: z.nullable(z.enum(TIERS)),
   credits: z.nullable(z.int()),
@@ -63,11 +88,34 @@ export const OrderQuoteSchema = z.object({
 });
 export type OrderQuote = z.infer<typeof OrderQuoteSchema>;
 
+const optionalText = (max: number) => z.optional(z.nullable(text(max)));
+
+/**
+ * §7's `metadata` of a payment request: license_key, upgrade_from, upgrade_to, current_version, theme_name,
+ * is_business, company_name, vat_id, customer_country. Never read for an amount; without a `billing` object its
+ * country and business fields bill the order (issue 19). Other keys are kept as sent.
+ */
+export const PaymentMetadataSchema = z.looseObject({
+  license_key: optionalText(100),
+  upgrade_from: optionalText(20),
+  upgrade_to: optionalText(20),
+  current_version: optionalText(100),
+  theme_name: optionalText(200),
+  is_business: z.optional(z.nullable(z.union([z.boolean(), z.enum(['true', 'false'])]))),
+  company_name: optionalText(200),
+  vat_id: optionalText(20),
+  customer_country: z.optional(
+    z.nullable(z.string().check(z.trim(), z.regex(/^[A-Za-z]{2}$/, 'Choose your country'), z.toUpperCase())),
+  ),
+});
+
 /**
  * §7 POST /stripe/payment-intents. The server checks the key is the caller's, its tier allows the path to
  * `theme_type`, and `price_id` is that path's; it computes every amount itself (the catalogue, the billing country,
  * a VIES-valid VAT ID). Pressing Pay twice, or retrying, answers the same pending order and payment.
- * `metadata` is accepted as the spec sends it and never trusted for amounts.
+ * `metadata` is never trusted for amounts. The request §7 lists (`price_id, theme_type, key, metadata`) is accepted as
+ * it is: then the billing country and business fields come from `metadata` and the account's name and email bill it;
+ * the dialog also sends `billing` (name and address, for the invoice), which then decides.
  */
 export const createPaymentIntent = defineContract({
   operationId: 'createPaymentIntent',
@@ -80,8 +128,8 @@ export const createPaymentIntent = defineContract({
     price_id: z.string().check(z.trim(), z.minLength(1, 'price_id is required'), z.maxLength(200)),
     theme_type: z.enum(TIERS),
     key: z.string().check(z.trim(), z.minLength(1, 'key is required'), z.maxLength(100)),
-    billing: BillingSchema,
-    metadata: z.optional(z.record(z.string().check(z.maxLength(40)), z.unknown())),
+    billing: z.optional(BillingSchema),
+    metadata: z.optional(PaymentMetadataSchema),
   }),
   response: z.object({
     payment_intent: z.object({ id: z.string(), client_secret: z.string() }),
@@ -90,8 +138,10 @@ export const createPaymentIntent = defineContract({
 });
 
 /**
- * After the browser's confirmation succeeded: re-read the payment from the provider and fulfil it (the same code a
- * webhook runs), so the person never waits for webhook delivery.
+ * After the browser's confirmation succeeded: re-read the payment from the provider; an authorized card is captured
+ * once the server checked the upgrade still applies, and fulfilled (the same code a webhook runs), so the person never
+ * waits for webhook delivery. An order that will never be charged (replaced, cancelled, no longer applicable, expired)
+ * answers 409 with why.
  */
 export const syncPaymentIntent = defineContract({
   operationId: 'syncPaymentIntent',
@@ -116,8 +166,10 @@ export const stripeWebhook = defineContract({
 });
 
 /**
- * The sandbox's card confirmation (only while payments run in the sandbox): Stripe's test cards decide the outcome;
- * then the sandbox delivers the signed event to /stripe/webhook. A decline is a 402 with the card's message.
+ * The sandbox's card confirmation (only while payments run in the sandbox), standing in for Stripe.js: Stripe's test
+ * cards decide the outcome. An accepted card is authorized (`requires_capture`, as with Keyport's manual-capture
+ * payments at Stripe) and the sandbox delivers the signed event to /stripe/webhook. A decline is a 402 with the card's
+ * message; a payment that was cancelled or replaced is a 409 with why.
  */
 export const confirmSandboxPayment = defineContract({
   operationId: 'confirmSandboxPayment',
@@ -130,7 +182,7 @@ export const confirmSandboxPayment = defineContract({
     payment_intent_id: z.string().check(z.regex(/^pi_sandbox_[A-Za-z0-9]{1,100}$/, 'Invalid payment intent')),
     card_number: z.string().check(z.maxLength(40, 'Your card number is invalid.')),
   }),
-  response: z.object({ status: z.literal('succeeded') }),
+  response: z.object({ status: z.literal('requires_capture') }),
 });
 
 /** A PDF receipt of a paid upgrade (the caller's own orders only). */
@@ -175,6 +227,9 @@ export const StaffOrderSchema = z.extend(
     /** A PaymentIntent id (card) or a PayPal order id. */
     provider_payment_id: z.nullable(z.string()),
     billing_country: z.string(),
+    /** Issue 19: the payment's dispute as the provider last reported it (null: never disputed), and its id there. */
+    dispute_state: z.nullable(z.enum(DISPUTE_STATES)),
+    dispute_ref: z.nullable(z.string()),
     vat_id: z.nullable(z.string()),
     vat_consultation_number: z.nullable(z.string()),
     processing_error: z.nullable(z.string()),
@@ -196,6 +251,8 @@ export const staffListOrders = defineContract({
   access: 'staff',
   query: z.object({
     status: z.optional(OrderQuoteSchema.shape.status),
+    /** Issue 19: orders whose payment was disputed (`any`), or whose dispute stands at that state. */
+    dispute: z.optional(z.enum([...DISPUTE_STATES, 'any'])),
     provider: z.optional(PaymentMethodSchema),
     order: StaffSortOrderSchema,
     cursor: StaffCursorSchema,

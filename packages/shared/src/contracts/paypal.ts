@@ -95,7 +95,26 @@ export const capturePaypalOrder = defineContract({
 });
 
 /**
- * PayPal's webhook (`PAYMENT.CAPTURE.COMPLETED`, `PAYMENT.CAPTURE.REFUNDED`), read as raw bytes: verified (PayPal's
+ * The buyer cancelled the PayPal checkout (the dashboard's return with `paypalCancel`, or the Buttons' onCancel):
+ * the caller's pending order becomes void for good, so an approval of it later is never captured (issue 19). Not a
+ * §7 call: the spec's return handling only shows the cancel; this makes it stick.
+ */
+export const cancelPaypalOrder = defineContract({
+  operationId: 'cancelPaypalOrder',
+  method: 'POST',
+  path: '/stripe/paypal/cancel-order',
+  summary: "Cancel the caller's PayPal checkout for good: its order is never captured",
+  tags: ['paypal'],
+  access: 'user',
+  body: z.object({
+    order_id: z.string().check(z.trim(), z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'Invalid order')),
+  }),
+  response: z.object({ order: OrderQuoteSchema }),
+});
+
+/**
+ * PayPal's webhook (`PAYMENT.CAPTURE.COMPLETED`, `PAYMENT.CAPTURE.REFUNDED`, `CUSTOMER.DISPUTE.CREATED`,
+ * `CUSTOMER.DISPUTE.UPDATED`, `CUSTOMER.DISPUTE.RESOLVED`), read as raw bytes: verified (PayPal's
  * verify-webhook-signature call; the sandbox's own signature offline), deduplicated on the event id, and the order
  * re-read from PayPal before anything is applied. A bad signature is a 400.
  */

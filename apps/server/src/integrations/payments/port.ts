@@ -10,6 +10,11 @@
 export type ProviderPaymentStatus =
   /** Created; waiting for the card (or for a retry after a decline). */
   | 'requires_payment'
+  /**
+   * The card was authorized (confirmed) and nothing is charged until Keyport captures it (ADR 035: payments are
+   * created with manual capture, so the server checks the upgrade still applies before any money moves).
+   */
+  | 'requires_capture'
   /** Confirmed, the provider is still working on it. */
   | 'processing'
   | 'succeeded'
@@ -51,18 +56,38 @@ export interface RefundPaymentInput {
   idempotencyKey: string;
 }
 
+/** A capture of an authorized payment (issue 19): the key makes a retried capture return the same answer. */
+export interface CapturePaymentInput {
+  idempotencyKey: string;
+}
+
 /** A verified webhook event, reduced to what fulfilment needs. */
 export interface ProviderEvent {
   /** The provider's event id (`evt_…`): the dedupe key. */
   id: string;
   /**
-   * `payment_succeeded` / `payment_failed` / `refunded` / `disputed` (a chargeback) name the payment in `paymentRef`; anything else is `ignored`
-   * (answered 200, nothing done).
+   * `payment_succeeded` / `payment_failed` / `payment_authorized` (the card holds the amount, Keyport captures it) /
+   * `refunded` name the payment in `paymentRef`; `dispute` (a chargeback opened, changed or closed) names the dispute
+   * in `disputeRef` too. Anything else is `ignored` (answered 200, nothing done).
    */
-  kind: 'payment_succeeded' | 'payment_failed' | 'refunded' | 'disputed' | 'ignored';
+  kind: 'payment_succeeded' | 'payment_failed' | 'payment_authorized' | 'refunded' | 'dispute' | 'ignored';
   /** The provider's type, e.g. 'payment_intent.succeeded'. */
   type: string;
   paymentRef: string | null;
+  /** The dispute (`dp_…`) of a `dispute` event; null otherwise. */
+  disputeRef: string | null;
+}
+
+/**
+ * A dispute (chargeback) as the provider reports it, in Keyport's terms: `open`, `funds_withdrawn` (open, and the
+ * disputed amount was taken from the seller's balance), `won` (closed in the seller's favour, or an inquiry closed
+ * without a chargeback) or `lost` (the buyer keeps the money).
+ */
+export interface ProviderDispute {
+  ref: string;
+  paymentRef: string;
+  state: 'open' | 'funds_withdrawn' | 'won' | 'lost';
+  reason: string | null;
 }
 
 /** Why a webhook delivery was refused: no/invalid signature, or a body that is not an event. */
@@ -82,13 +107,23 @@ export interface PaymentProvider {
   createPayment(input: CreatePaymentInput): Promise<ProviderPayment>;
   /** The payment as it is now at the provider; null when the provider does not know the ref. */
   retrievePayment(ref: string): Promise<ProviderPayment | null>;
-  /** Cancels a payment nobody will confirm any more (no-op when it already succeeded or was canceled). */
+  /**
+   * Cancels a payment nobody will capture (no-op when it already succeeded or was canceled). An authorized card is
+   * released: the hold on the buyer's card goes away and nothing is charged.
+   */
   cancelPayment(ref: string): Promise<void>;
+  /**
+   * Captures an authorized payment (`requires_capture`) and returns it re-read. A payment that cannot be captured
+   * (canceled, not authorized, captured already) is returned as it is: the caller reads its status.
+   */
+  capturePayment(ref: string, input: CapturePaymentInput): Promise<ProviderPayment>;
   /**
    * Refunds what remains of a succeeded payment and returns the payment re-read. The provider announces the refund
    * with its webhook; fulfilment reacts to that, not to this answer.
    */
   refundPayment(ref: string, input: RefundPaymentInput): Promise<ProviderPayment>;
+  /** The dispute as it is now at the provider; null when the provider does not know the ref. */
+  retrieveDispute(ref: string): Promise<ProviderDispute | null>;
   /**
    * Verifies a webhook delivery on its raw bytes and signature header (`Stripe-Signature`), within the tolerance of
    * 5 minutes. Throws WebhookVerificationError when it is not authentic.

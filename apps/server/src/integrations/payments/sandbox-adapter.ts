@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import type { Jobs } from '../../modules/jobs/jobs.service';
-import { sandboxPayments } from '../../db/schema';
+import { sandboxPayments, type SandboxDispute } from '../../db/schema';
 import {
   type CreatePaymentInput,
   PaymentProviderError,
@@ -18,11 +18,12 @@ import { signStripePayload, verifyStripeWebhook } from './stripe-webhook';
 export type SandboxCardOutcome = { outcome: 'succeeded' } | { outcome: 'declined'; code: string; message: string };
 
 export type SandboxConfirmResult =
-  | { result: 'succeeded'; payment: ProviderPayment }
+  /** The card was authorized (manual capture, like Keyport's Stripe payments): Keyport captures it. */
+  | { result: 'authorized'; payment: ProviderPayment }
   /** The payment waits for another card, like a Stripe PaymentIntent after a decline. */
   | { result: 'declined'; code: string; message: string; payment: ProviderPayment }
   | { result: 'not_found' }
-  /** Already succeeded or canceled: nothing was changed and no event was sent. */
+  /** Already authorized, succeeded or canceled: nothing was changed and no event was sent. */
   | { result: 'not_confirmable'; payment: ProviderPayment };
 
 export interface SandboxPaymentProviderOptions {
@@ -42,7 +43,10 @@ export interface SandboxPaymentProviderOptions {
 
 export interface SandboxPaymentProvider extends PaymentProvider {
   readonly name: 'sandbox';
-  /** Confirms a payment with a test card's outcome, then sends the signed event (after the update committed). */
+  /**
+   * Confirms a payment with a test card's outcome, then sends the signed event (after the update committed): an
+   * accepted card is authorized (`payment_intent.amount_capturable_updated`), a declined one stays open.
+   */
   confirmPayment(ref: string, outcome: SandboxCardOutcome): Promise<SandboxConfirmResult>;
   /**
    * Refunds part (`cents`, what a test or the provider's dashboard does) or what remains (the port's call) of a
@@ -50,8 +54,14 @@ export interface SandboxPaymentProvider extends PaymentProvider {
    * unchanged and sends nothing (the idempotent retry of the port's call).
    */
   refundPayment(ref: string, amount: number | RefundPaymentInput): Promise<ProviderPayment>;
-  /** The card holder disputes a succeeded payment with their bank: sends `charge.dispute.created`. */
-  disputePayment(ref: string, reason?: string): Promise<void>;
+  /**
+   * The card holder disputes a succeeded payment with their bank: sends `charge.dispute.created`, and
+   * `charge.dispute.funds_withdrawn` when the amount is taken from the seller at once (Stripe's usual case, the
+   * default). Answers the dispute's id.
+   */
+  disputePayment(ref: string, options?: { reason?: string; fundsWithdrawn?: boolean }): Promise<string>;
+  /** The bank decides the payment's dispute: sends `charge.dispute.closed` (and `funds_reinstated` when won). */
+  closeDispute(ref: string, outcome: 'won' | 'lost'): Promise<void>;
   /** Delivers the events due now (and retries due within seconds); resolves when none is in flight (tests; a drain). */
   idle(): Promise<void>;
 }
@@ -152,7 +162,12 @@ export function createSandboxPaymentProvider(options: SandboxPaymentProviderOpti
       const [canceled] = await db
         .update(sandboxPayments)
         .set({ status: 'canceled', updatedAt: new Date() })
-        .where(and(eq(sandboxPayments.id, ref), sql`${sandboxPayments.status} in ('requires_payment', 'processing')`))
+        .where(
+          and(
+            eq(sandboxPayments.id, ref),
+            sql`${sandboxPayments.status} in ('requires_payment', 'requires_capture', 'processing')`,
+          ),
+        )
         .returning({ id: sandboxPayments.id });
       if (canceled) return;
       const row = await findPayment(ref);
@@ -161,21 +176,21 @@ export function createSandboxPaymentProvider(options: SandboxPaymentProviderOpti
     },
 
     async confirmPayment(ref, outcome) {
-      const succeeded = outcome.outcome === 'succeeded';
+      const accepted = outcome.outcome === 'succeeded';
       // The change and its event commit together; the event leaves after the commit.
       const row = await db.transaction(async (tx) => {
         const [updated] = await tx
           .update(sandboxPayments)
           .set(
-            succeeded
-              ? { status: 'succeeded', lastError: null, updatedAt: new Date() }
+            accepted
+              ? { status: 'requires_capture', lastError: null, updatedAt: new Date() }
               : { lastError: outcome.message, updatedAt: new Date() },
           )
           .where(and(eq(sandboxPayments.id, ref), eq(sandboxPayments.status, 'requires_payment')))
           .returning();
         if (updated) {
           await (outcome.outcome === 'succeeded'
-            ? emit(tx, 'payment_intent.succeeded', paymentIntentObject(updated, null))
+            ? emit(tx, 'payment_intent.amount_capturable_updated', paymentIntentObject(updated, null))
             : emit(tx, 'payment_intent.payment_failed', paymentIntentObject(updated, outcome)));
         }
         return updated;
@@ -185,8 +200,39 @@ export function createSandboxPaymentProvider(options: SandboxPaymentProviderOpti
         return current ? { result: 'not_confirmable', payment: toProviderPayment(current) } : { result: 'not_found' };
       }
       events.nudge();
-      if (outcome.outcome === 'succeeded') return { result: 'succeeded', payment: toProviderPayment(row) };
+      if (outcome.outcome === 'succeeded') return { result: 'authorized', payment: toProviderPayment(row) };
       return { result: 'declined', code: outcome.code, message: outcome.message, payment: toProviderPayment(row) };
+    },
+
+    async capturePayment(ref) {
+      // Only an authorized payment is captured, once: of any number of captures at once, one changes it.
+      const row = await db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(sandboxPayments)
+          .set({ status: 'succeeded', updatedAt: new Date() })
+          .where(and(eq(sandboxPayments.id, ref), eq(sandboxPayments.status, 'requires_capture')))
+          .returning();
+        if (updated) await emit(tx, 'payment_intent.succeeded', paymentIntentObject(updated, null));
+        return updated;
+      });
+      if (row) {
+        events.nudge();
+        return toProviderPayment(row);
+      }
+      const current = await findPayment(ref);
+      if (!current) throw new PaymentProviderError(`No such payment: ${ref}`);
+      return toProviderPayment(current); // canceled, not authorized, or captured already: as it is
+    },
+
+    async retrieveDispute(ref) {
+      const [row] = await db
+        .select()
+        .from(sandboxPayments)
+        .where(sql`${sandboxPayments.dispute}->>'id' = ${ref}`);
+      if (!row?.dispute) return null;
+      const { dispute } = row;
+      const state = dispute.status === 'open' ? (dispute.fundsWithdrawn ? 'funds_withdrawn' : 'open') : dispute.status;
+      return { ref: dispute.id, paymentRef: row.id, state, reason: dispute.reason };
     },
 
     async refundPayment(ref, amount) {
@@ -236,21 +282,53 @@ export function createSandboxPaymentProvider(options: SandboxPaymentProviderOpti
       return toProviderPayment(row);
     },
 
-    async disputePayment(ref, reason = 'fraudulent') {
-      const current = await findPayment(ref);
-      if (!current) throw new PaymentProviderError(`No such payment: ${ref}`);
-      if (current.status !== 'succeeded') throw new PaymentProviderError('This payment has no charge to dispute');
-      await emit(db, 'charge.dispute.created', {
-        id: `dp_sandbox_${randomId(24)}`,
-        object: 'dispute',
-        amount: current.amountCents,
-        currency: current.currency,
-        charge: chargeIdOf(current.id),
-        payment_intent: current.id,
-        reason,
-        status: 'needs_response',
-        livemode: false,
+    async disputePayment(ref, options = {}) {
+      const { reason = 'fraudulent', fundsWithdrawn = true } = options;
+      const dispute: SandboxDispute = { id: `dp_sandbox_${randomId(24)}`, status: 'open', fundsWithdrawn, reason };
+      const row = await db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(sandboxPayments)
+          .set({ dispute, updatedAt: new Date() })
+          .where(and(eq(sandboxPayments.id, ref), eq(sandboxPayments.status, 'succeeded')))
+          .returning();
+        if (updated) {
+          await emit(tx, 'charge.dispute.created', disputeObject(updated, dispute));
+          if (fundsWithdrawn) await emit(tx, 'charge.dispute.funds_withdrawn', disputeObject(updated, dispute));
+        }
+        return updated;
       });
+      if (!row) {
+        const current = await findPayment(ref);
+        throw new PaymentProviderError(!current ? `No such payment: ${ref}` : 'This payment has no charge to dispute');
+      }
+      events.nudge();
+      return dispute.id;
+    },
+
+    async closeDispute(ref, outcome) {
+      const current = await findPayment(ref);
+      if (!current?.dispute || current.dispute.status !== 'open') {
+        throw new PaymentProviderError('This payment has no open dispute');
+      }
+      const reinstated = outcome === 'won' && current.dispute.fundsWithdrawn;
+      const dispute: SandboxDispute = {
+        ...current.dispute,
+        status: outcome,
+        fundsWithdrawn: current.dispute.fundsWithdrawn && !reinstated,
+      };
+      const row = await db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(sandboxPayments)
+          .set({ dispute, updatedAt: new Date() })
+          .where(and(eq(sandboxPayments.id, ref), sql`${sandboxPayments.dispute}->>'status' = 'open'`))
+          .returning();
+        if (updated) {
+          if (reinstated) await emit(tx, 'charge.dispute.funds_reinstated', disputeObject(updated, dispute, true));
+          await emit(tx, 'charge.dispute.closed', disputeObject(updated, dispute, reinstated));
+        }
+        return updated;
+      });
+      if (!row) throw new PaymentProviderError('This payment has no open dispute');
       events.nudge();
     },
 
@@ -297,13 +375,15 @@ function paymentIntentObject(row: Row, decline: { code: string; message: string 
     object: 'payment_intent',
     amount: row.amountCents,
     amount_received: row.status === 'succeeded' ? row.amountCents : 0,
+    amount_capturable: row.status === 'requires_capture' ? row.amountCents : 0,
+    capture_method: 'manual',
     currency: row.currency,
     status: row.status === 'requires_payment' ? 'requires_payment_method' : row.status,
     description: row.description,
     metadata: row.metadata,
     receipt_email: row.receiptEmail,
     payment_method_types: ['card'],
-    latest_charge: row.status === 'succeeded' ? chargeIdOf(row.id) : null,
+    latest_charge: row.status === 'succeeded' || row.status === 'requires_capture' ? chargeIdOf(row.id) : null,
     last_payment_error: decline ? { type: 'card_error', code: decline.code, message: decline.message } : null,
     created: Math.floor(row.createdAt.getTime() / 1000),
     livemode: false,
@@ -320,6 +400,30 @@ function chargeObject(row: Row): Record<string, unknown> {
     currency: row.currency,
     payment_intent: row.id,
     status: 'succeeded',
+    livemode: false,
+  };
+}
+
+/**
+ * The dispute as a Stripe Dispute object. Its balance transactions say whether the seller's funds were withdrawn (and
+ * given back when a won dispute reinstated them).
+ */
+function disputeObject(row: Row, dispute: SandboxDispute, reinstated = false): Record<string, unknown> {
+  const withdrawal = { object: 'balance_transaction', amount: -row.amountCents, type: 'adjustment' };
+  return {
+    id: dispute.id,
+    object: 'dispute',
+    amount: row.amountCents,
+    currency: row.currency,
+    charge: chargeIdOf(row.id),
+    payment_intent: row.id,
+    reason: dispute.reason,
+    status: dispute.status === 'open' ? 'needs_response' : dispute.status,
+    balance_transactions: dispute.fundsWithdrawn
+      ? [withdrawal]
+      : reinstated
+        ? [withdrawal, { ...withdrawal, amount: row.amountCents }]
+        : [],
     livemode: false,
   };
 }

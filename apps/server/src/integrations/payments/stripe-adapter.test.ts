@@ -62,6 +62,7 @@ describe('Stripe adapter: payments', () => {
       amount: '14280',
       currency: 'usd',
       allowed_payment_method_types: ['card'],
+      capture_method: 'manual',
       description: 'Keyport upgrade LITE → REGULAR',
       receipt_email: 'anna@example.de',
       metadata: request.metadata,
@@ -88,9 +89,11 @@ describe('Stripe adapter: payments', () => {
     await expect(changed).rejects.toThrow(/idempotency_key_in_use/);
   });
 
-  it('reads a payment back: succeeded after a test card, with what was refunded', async () => {
+  it('reads a payment back: authorized by a test card, succeeded once captured, with what was refunded', async () => {
     const payment = await stripe.createPayment(input());
     expect((await confirmWithTestCard(api, payment.ref, 'pm_card_visa')).status).toBe(200);
+    expect(await stripe.retrievePayment(payment.ref)).toMatchObject({ status: 'requires_capture' });
+    await stripe.capturePayment(payment.ref, { idempotencyKey: `capture-${payment.ref}` });
 
     expect(await stripe.retrievePayment(payment.ref)).toMatchObject({
       ref: payment.ref,
@@ -118,9 +121,61 @@ describe('Stripe adapter: payments', () => {
     });
   });
 
+  it('captures an authorized payment with the idempotency key; one that cannot be captured is answered as it is', async () => {
+    const payment = await stripe.createPayment(input());
+    expect(await stripe.capturePayment(payment.ref, { idempotencyKey: 'cap-0' })).toMatchObject({
+      status: 'requires_payment',
+    });
+    await confirmWithTestCard(api, payment.ref, 'pm_card_visa');
+    const captured = await stripe.capturePayment(payment.ref, { idempotencyKey: 'keyport-capture-41-1' });
+    expect(captured).toMatchObject({ ref: payment.ref, status: 'succeeded', amountCents: 14_280 });
+    const sent = api.requests.filter((r) => r.path === `/v1/payment_intents/${payment.ref}/capture`);
+    expect(sent.map((r) => r.idempotencyKey)).toEqual(['cap-0', 'keyport-capture-41-1']);
+    // Captured already: Stripe refuses; the payment as it is answers (no second charge).
+    expect(await stripe.capturePayment(payment.ref, { idempotencyKey: 'cap-2' })).toMatchObject({
+      status: 'succeeded',
+    });
+
+    const released = await stripe.createPayment(input());
+    await confirmWithTestCard(api, released.ref, 'pm_card_visa');
+    await stripe.cancelPayment(released.ref);
+    expect(await stripe.capturePayment(released.ref, { idempotencyKey: 'cap-3' })).toMatchObject({
+      status: 'canceled',
+    });
+    api.failNext(500);
+    await expect(stripe.capturePayment(released.ref, { idempotencyKey: 'cap-4' })).rejects.toBeInstanceOf(
+      PaymentProviderError,
+    );
+  });
+
+  it('reads disputes back in Keyport terms: withdrawn, open (an inquiry), won, lost; null when unknown', async () => {
+    const payment = await stripe.createPayment(input());
+    await confirmWithTestCard(api, payment.ref, 'pm_card_visa');
+    await stripe.capturePayment(payment.ref, { idempotencyKey: `capture-${payment.ref}` });
+    const withdrawn = api.dispute(payment.ref);
+    expect(await stripe.retrieveDispute(withdrawn.id)).toEqual({
+      ref: withdrawn.id,
+      paymentRef: payment.ref,
+      state: 'funds_withdrawn',
+      reason: 'fraudulent',
+    });
+    api.closeDispute(withdrawn.id, 'won');
+    expect(await stripe.retrieveDispute(withdrawn.id)).toMatchObject({ state: 'won' });
+
+    const other = await stripe.createPayment(input());
+    await confirmWithTestCard(api, other.ref, 'pm_card_visa');
+    await stripe.capturePayment(other.ref, { idempotencyKey: `capture-${other.ref}` });
+    const inquiry = api.dispute(other.ref, { fundsWithdrawn: false, reason: 'product_not_received' });
+    expect(await stripe.retrieveDispute(inquiry.id)).toMatchObject({ state: 'open', reason: 'product_not_received' });
+    api.closeDispute(inquiry.id, 'lost');
+    expect(await stripe.retrieveDispute(inquiry.id)).toMatchObject({ state: 'lost' });
+    expect(await stripe.retrieveDispute('dp_doesnotexist')).toBeNull();
+  });
+
   it('refunds what remains through stripe.refunds.create with the idempotency key; a retry refunds nothing more', async () => {
     const payment = await stripe.createPayment(input());
     expect((await confirmWithTestCard(api, payment.ref, 'pm_card_visa')).status).toBe(200);
+    await stripe.capturePayment(payment.ref, { idempotencyKey: `capture-${payment.ref}` });
     const refunded = await stripe.refundPayment(payment.ref, { idempotencyKey: 'keyport-refund-order-41' });
     expect(refunded).toMatchObject({ ref: payment.ref, status: 'succeeded', refundedCents: 14_280 });
     const sent = api.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds');
@@ -142,7 +197,7 @@ describe('Stripe adapter: payments', () => {
     expect(await stripe.retrievePayment('pi_doesnotexist')).toBeNull();
   });
 
-  it('cancels a waiting payment, and does nothing to one that succeeded or is already canceled', async () => {
+  it('cancels a waiting or authorized payment, and does nothing to one that succeeded or is already canceled', async () => {
     const waiting = await stripe.createPayment(input());
     await stripe.cancelPayment(waiting.ref);
     expect((await stripe.retrievePayment(waiting.ref))?.status).toBe('canceled');
@@ -150,6 +205,7 @@ describe('Stripe adapter: payments', () => {
 
     const paid = await stripe.createPayment(input());
     await confirmWithTestCard(api, paid.ref, 'pm_card_visa');
+    await stripe.capturePayment(paid.ref, { idempotencyKey: `capture-${paid.ref}` });
     await expect(stripe.cancelPayment(paid.ref)).resolves.toBeUndefined();
     expect((await stripe.retrievePayment(paid.ref))?.status).toBe('succeeded');
 
@@ -203,6 +259,12 @@ describe('Stripe adapter: webhooks', () => {
       kind: 'payment_succeeded',
       type: 'payment_intent.succeeded',
       paymentRef: 'pi_1',
+      disputeRef: null,
+    });
+    const authorized = event('payment_intent.amount_capturable_updated', { id: 'pi_5', object: 'payment_intent' });
+    expect(stripe.verifyWebhook(Buffer.from(authorized), sign(authorized))).toMatchObject({
+      kind: 'payment_authorized',
+      paymentRef: 'pi_5',
     });
     const failed = event('payment_intent.payment_failed', { id: 'pi_2', object: 'payment_intent' });
     expect(stripe.verifyWebhook(Buffer.from(failed), sign(failed))).toMatchObject({
@@ -217,8 +279,14 @@ describe('Stripe adapter: webhooks', () => {
     });
   });
 
-  it('maps charge.dispute.created (a Dispute object) to its PaymentIntent, and ignores one without', () => {
-    const dispute = event('charge.dispute.created', {
+  it.each([
+    'charge.dispute.created',
+    'charge.dispute.updated',
+    'charge.dispute.closed',
+    'charge.dispute.funds_withdrawn',
+    'charge.dispute.funds_reinstated',
+  ])('maps %s (a Dispute object) to its dispute and PaymentIntent, and ignores one without', (type) => {
+    const dispute = event(type, {
       id: 'dp_1',
       object: 'dispute',
       charge: 'ch_4',
@@ -227,11 +295,12 @@ describe('Stripe adapter: webhooks', () => {
       status: 'needs_response',
     });
     expect(stripe.verifyWebhook(Buffer.from(dispute), sign(dispute))).toMatchObject({
-      kind: 'disputed',
-      type: 'charge.dispute.created',
+      kind: 'dispute',
+      type,
       paymentRef: 'pi_4',
+      disputeRef: 'dp_1',
     });
-    const orphan = event('charge.dispute.created', { id: 'dp_2', object: 'dispute', payment_intent: null });
+    const orphan = event(type, { id: 'dp_2', object: 'dispute', payment_intent: null });
     expect(stripe.verifyWebhook(Buffer.from(orphan), sign(orphan))).toMatchObject({
       kind: 'ignored',
       paymentRef: null,
@@ -279,6 +348,7 @@ describe('Stripe adapter: webhooks', () => {
         kind: 'ignored',
         type: 'customer.created',
         paymentRef: null,
+        disputeRef: null,
       });
     });
     it('6. a correctly signed body that is not JSON, or not an event', () => {

@@ -1,8 +1,10 @@
 import Stripe from 'stripe';
 import {
+  type CapturePaymentInput,
   type CreatePaymentInput,
   PaymentProviderError,
   type PaymentProvider,
+  type ProviderDispute,
   type ProviderPayment,
   type ProviderPaymentStatus,
   type RefundPaymentInput,
@@ -46,6 +48,9 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
             // Cards only (the dialog shows a card element, nothing else). The SDK's pinned API version names this
             // `allowed_payment_method_types` (formerly `payment_method_types`); automatic payment methods stay off.
             allowed_payment_method_types: ['card'],
+            // The card is only authorized when the browser confirms it; Keyport captures it after checking, in the
+            // database, that the upgrade still applies (ADR 035). Nothing is charged for an order that no longer does.
+            capture_method: 'manual',
             description: input.description,
             metadata: input.metadata,
             ...(input.receiptEmail ? { receipt_email: input.receiptEmail } : {}),
@@ -77,6 +82,30 @@ export function createStripePaymentProvider(options: StripePaymentProviderOption
           if (current.status === 'succeeded' || current.status === 'canceled') return;
         }
         throw toProviderError('cancel the payment', error);
+      }
+    },
+
+    async capturePayment(ref: string, input: CapturePaymentInput) {
+      try {
+        await stripe.paymentIntents.capture(ref, {}, { idempotencyKey: input.idempotencyKey });
+      } catch (error) {
+        // Canceled, not authorized, or captured already: Stripe refuses; the payment as it is now answers.
+        if (!(error instanceof Stripe.errors.StripeError && error.code === 'payment_intent_unexpected_state')) {
+          throw toProviderError('capture the payment', error);
+        }
+      }
+      const payment = await call('read the payment', () =>
+        stripe.paymentIntents.retrieve(ref, { expand: ['latest_charge'] }),
+      );
+      return toProviderPayment(payment);
+    },
+
+    async retrieveDispute(ref) {
+      try {
+        return toProviderDispute(await stripe.disputes.retrieve(ref));
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeError && error.code === 'resource_missing') return null;
+        throw toProviderError('read the dispute', error);
       }
     },
 
@@ -114,7 +143,7 @@ const STATUSES: Record<string, ProviderPaymentStatus> = {
   requires_payment_method: 'requires_payment',
   requires_confirmation: 'requires_payment',
   requires_action: 'requires_payment',
-  requires_capture: 'processing',
+  requires_capture: 'requires_capture',
   processing: 'processing',
   succeeded: 'succeeded',
   canceled: 'canceled',
@@ -136,6 +165,27 @@ function toProviderPayment(intent: Stripe.PaymentIntent): ProviderPayment {
     clientSecret: intent.client_secret,
     lastError: intent.last_payment_error?.message ?? null,
   };
+}
+
+/**
+ * A Stripe Dispute in Keyport's terms. `lost` is lost; `won`, and an inquiry closed without a chargeback
+ * (`warning_closed`) or a prevented one, leave the money with the seller; otherwise it is open, with the funds withdrawn
+ * when its balance transactions took money from the seller's balance and nothing reinstated it.
+ */
+function toProviderDispute(dispute: Stripe.Dispute): ProviderDispute {
+  const paymentRef = typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;
+  if (!paymentRef) throw new PaymentProviderError('Stripe answered a dispute without a payment');
+  const status: string = dispute.status;
+  const withdrawn = (dispute.balance_transactions ?? []).reduce((sum, transaction) => sum + transaction.amount, 0) < 0;
+  const state: ProviderDispute['state'] =
+    status === 'lost'
+      ? 'lost'
+      : status === 'won' || status === 'warning_closed' || status === 'prevented'
+        ? 'won'
+        : withdrawn
+          ? 'funds_withdrawn'
+          : 'open';
+  return { ref: dispute.id, paymentRef, state, reason: dispute.reason ?? null };
 }
 
 /**

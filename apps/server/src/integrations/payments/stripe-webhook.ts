@@ -41,9 +41,15 @@ export function signStripePayload(payload: string, secret: string, timestampSeco
 const KINDS: Record<string, ProviderEvent['kind']> = {
   'payment_intent.succeeded': 'payment_succeeded',
   'payment_intent.payment_failed': 'payment_failed',
+  // A card confirmed with manual capture: the amount is held, Keyport captures it once it checked the upgrade.
+  'payment_intent.amount_capturable_updated': 'payment_authorized',
   'charge.refunded': 'refunded',
-  // A Dispute object: its payment_intent names the payment.
-  'charge.dispute.created': 'disputed',
+  // Dispute objects: their payment_intent names the payment; the dispute is re-read, its state decides (ADR 035).
+  'charge.dispute.created': 'dispute',
+  'charge.dispute.updated': 'dispute',
+  'charge.dispute.closed': 'dispute',
+  'charge.dispute.funds_withdrawn': 'dispute',
+  'charge.dispute.funds_reinstated': 'dispute',
 };
 
 /** Maps an authentic event to Keyport's terms; a body that is not an event is refused like a bad signature. */
@@ -54,16 +60,17 @@ function toProviderEvent(event: unknown): ProviderEvent {
   const object = isRecord(event.data) && isRecord(event.data.object) ? event.data.object : null;
   const kind = KINDS[event.type] ?? 'ignored';
   const paymentRef =
-    kind === 'refunded' || kind === 'disputed'
+    kind === 'refunded' || kind === 'dispute'
       ? intentIdOf(object?.payment_intent)
       : kind === 'ignored'
         ? null
         : intentIdOf(object?.id);
-  if (kind !== 'ignored' && !paymentRef) {
+  const disputeRef = kind === 'dispute' && typeof object?.id === 'string' && object.id ? object.id : null;
+  if (kind !== 'ignored' && (!paymentRef || (kind === 'dispute' && !disputeRef))) {
     // A charge without a PaymentIntent (not one of ours) or a malformed payment event: nothing to fulfil.
-    return { id: event.id, kind: 'ignored', type: event.type, paymentRef: null };
+    return { id: event.id, kind: 'ignored', type: event.type, paymentRef: null, disputeRef: null };
   }
-  return { id: event.id, kind, type: event.type, paymentRef };
+  return { id: event.id, kind, type: event.type, paymentRef, disputeRef };
 }
 
 /** A PaymentIntent id, whether the field holds the id or the expanded object. */

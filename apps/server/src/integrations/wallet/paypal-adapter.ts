@@ -15,6 +15,7 @@ import {
   decimalToCents,
   headerValue,
   isRecord,
+  toWalletDispute,
   toWalletEvent,
   WalletCaptureError,
   type WalletCaptureStatus,
@@ -168,6 +169,27 @@ export function createPaypalWalletProvider(options: PaypalWalletOptions): Paypal
       const refunded = await read(ref);
       if (!refunded) throw new WalletProviderError(`PayPal lost order ${ref} after refunding it`);
       return refunded;
+    },
+
+    async getDispute(ref) {
+      // The SDK has no disputes controller: the one read Keyport needs, with our own token (as for verification).
+      let response: Response;
+      try {
+        response = await fetch(`${apiHost}/v1/customer/disputes/${encodeURIComponent(ref)}`, {
+          headers: { authorization: `Bearer ${await accessToken()}`, accept: 'application/json' },
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        if (error instanceof WalletProviderError) throw error;
+        throw new WalletProviderError(`PayPal: could not read the dispute: ${safeMessage(error)}`);
+      }
+      if (response.status === 401) token = null;
+      if (response.status === 404) return null;
+      const body: unknown = await response.json().catch(() => null);
+      if (!response.ok) throw new WalletProviderError(`PayPal: could not read the dispute (HTTP ${response.status})`);
+      const dispute = toWalletDispute(body);
+      if (!dispute) throw new WalletProviderError('PayPal answered a dispute without an id');
+      return dispute;
     },
 
     async verifyWebhook(headers, rawBody) {

@@ -51,14 +51,31 @@ export interface CreateWalletOrderInput {
 export interface WalletEvent {
   /** PayPal's event id (`WH-…`): the dedupe key. */
   id: string;
-  /** `PAYMENT.CAPTURE.COMPLETED` → 'capture_completed', `PAYMENT.CAPTURE.REFUNDED` → 'capture_refunded'. */
-  kind: 'capture_completed' | 'capture_refunded' | 'ignored';
+  /**
+   * `PAYMENT.CAPTURE.COMPLETED` → 'capture_completed', `PAYMENT.CAPTURE.REFUNDED` → 'capture_refunded',
+   * `CUSTOMER.DISPUTE.CREATED` / `.UPDATED` / `.RESOLVED` → 'dispute' (the dispute is re-read; its state decides).
+   */
+  kind: 'capture_completed' | 'capture_refunded' | 'dispute' | 'ignored';
   type: string;
   /** The PayPal order the capture belongs to (`supplementary_data.related_ids.order_id`), when the event says. */
   orderRef: string | null;
   captureId: string | null;
   /** The resource's `custom_id` (Keyport's order id), the fallback when the event does not name the order. */
   customId: string | null;
+  /** The dispute's id (`PP-D-…`) of a `dispute` event; null otherwise. */
+  disputeRef: string | null;
+}
+
+/**
+ * A PayPal dispute as Keyport sees it: which capture it is about (with our order id as the transaction's `custom`)
+ * and its state: `open`, or resolved `won` (the seller keeps the money) or `lost` (the buyer gets it back).
+ */
+export interface WalletDispute {
+  ref: string;
+  captureId: string | null;
+  customId: string | null;
+  state: 'open' | 'won' | 'lost';
+  reason: string | null;
 }
 
 /** A webhook delivery that is not authentic (or not an event): answered 400. */
@@ -111,6 +128,8 @@ export interface WalletProvider {
    * `PAYMENT.CAPTURE.REFUNDED`; fulfilment reacts to that event, not to this answer.
    */
   refundOrder(ref: string, requestId: string): Promise<WalletOrder>;
+  /** The dispute as it is now (`GET /v1/customer/disputes/{id}`); null when the wallet does not know it. */
+  getDispute(ref: string): Promise<WalletDispute | null>;
   /** Verifies a delivery (headers and raw bytes); throws WalletWebhookError when it is not authentic. */
   verifyWebhook(headers: WebhookHeaders, rawBody: Buffer): Promise<WalletEvent>;
 }
@@ -130,7 +149,36 @@ export function centsToDecimal(cents: number): string {
 const EVENT_KINDS: Record<string, WalletEvent['kind']> = {
   'PAYMENT.CAPTURE.COMPLETED': 'capture_completed',
   'PAYMENT.CAPTURE.REFUNDED': 'capture_refunded',
+  'CUSTOMER.DISPUTE.CREATED': 'dispute',
+  'CUSTOMER.DISPUTE.UPDATED': 'dispute',
+  'CUSTOMER.DISPUTE.RESOLVED': 'dispute',
 };
+
+/**
+ * PayPal's dispute outcome in Keyport's terms: resolved for the buyer (or the seller accepted the claim) is lost;
+ * every other resolution leaves the money with the seller; anything not resolved is open.
+ */
+export function walletDisputeState(status: unknown, outcomeCode: unknown): WalletDispute['state'] {
+  if (status !== 'RESOLVED') return 'open';
+  return outcomeCode === 'RESOLVED_BUYER_FAVOUR' || outcomeCode === 'ACCEPTED' ? 'lost' : 'won';
+}
+
+/** A PayPal dispute body (`GET /v1/customer/disputes/{id}`, or a dispute event's resource) as a WalletDispute. */
+export function toWalletDispute(body: unknown): WalletDispute | null {
+  if (!isRecord(body) || typeof body.dispute_id !== 'string' || !body.dispute_id) return null;
+  const transactions = Array.isArray(body.disputed_transactions) ? body.disputed_transactions : [];
+  const first: unknown = transactions[0];
+  const transaction = isRecord(first) ? first : {};
+  const str = (value: unknown) => (typeof value === 'string' && value ? value : null);
+  const outcome = isRecord(body.dispute_outcome) ? body.dispute_outcome.outcome_code : undefined;
+  return {
+    ref: body.dispute_id,
+    captureId: str(transaction.seller_transaction_id),
+    customId: str(transaction.custom),
+    state: walletDisputeState(body.status, outcome),
+    reason: str(body.reason),
+  };
+}
 
 /** An authentic PayPal event body, reduced to a WalletEvent (both adapters use it). */
 export function toWalletEvent(body: unknown): WalletEvent {
@@ -152,6 +200,28 @@ export function toWalletEvent(body: unknown): WalletEvent {
     kind === 'capture_completed'
       ? str(resource.id)
       : (str(related.capture_id) ?? str(/\/captures\/([^/?]+)/.exec(upLink?.href ?? '')?.[1]));
+  if (kind === 'dispute') {
+    const dispute = toWalletDispute(resource);
+    if (!dispute)
+      return {
+        id: body.id,
+        kind: 'ignored',
+        type: body.event_type,
+        orderRef: null,
+        captureId: null,
+        customId: null,
+        disputeRef: null,
+      };
+    return {
+      id: body.id,
+      kind,
+      type: body.event_type,
+      orderRef: null,
+      captureId: dispute.captureId,
+      customId: dispute.customId,
+      disputeRef: dispute.ref,
+    };
+  }
   return {
     id: body.id,
     kind,
@@ -159,6 +229,7 @@ export function toWalletEvent(body: unknown): WalletEvent {
     orderRef: str(related.order_id),
     captureId,
     customId: str(resource.custom_id),
+    disputeRef: null,
   };
 }
 

@@ -2,12 +2,13 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import type { Jobs } from '../../modules/jobs/jobs.service';
-import { sandboxPaypalOrders } from '../../db/schema';
+import { sandboxPaypalOrders, type SandboxDispute } from '../../db/schema';
 import { createSandboxEventDelivery, type SandboxRetry } from '../payments/sandbox-event-delivery';
 import {
   centsToDecimal,
   type CreateWalletOrderInput,
   headerValue,
+  toWalletDispute,
   toWalletEvent,
   WalletCaptureError,
   type WalletCaptureStatus,
@@ -42,12 +43,23 @@ export interface SandboxWalletOptions {
 
 export type SandboxApproval =
   | { result: 'approved' | 'already'; order: WalletOrder; returnUrl: string; cancelUrl: string }
+  /** The payer cancelled this checkout (or it was voided): it can never be approved again. */
+  | { result: 'cancelled'; order: WalletOrder }
   | { result: 'not_found' };
 
 export interface SandboxWalletProvider extends WalletProvider {
   readonly name: 'paypal_sandbox';
-  /** The payer approves on the portal's page: CREATED → APPROVED (already approved or captured: unchanged). */
+  /**
+   * The payer approves on the portal's page: CREATED → APPROVED (already approved or captured: unchanged; a cancelled
+   * checkout stays cancelled).
+   */
   approve(ref: string): Promise<SandboxApproval>;
+  /** The payer cancels on the page: CREATED or APPROVED → VOIDED, for good (its page can never approve it again). */
+  cancel(ref: string): Promise<WalletOrder | null>;
+  /** The payer opens a dispute of the capture: sends `CUSTOMER.DISPUTE.CREATED`; answers the dispute's id. */
+  disputeCapture(ref: string, reason?: string): Promise<string>;
+  /** PayPal decides the dispute: sends `CUSTOMER.DISPUTE.RESOLVED` with the outcome. */
+  resolveDispute(ref: string, outcome: 'won' | 'lost'): Promise<void>;
   /** What the approval page shows, with the URLs it returns to. */
   checkout(
     ref: string,
@@ -217,12 +229,70 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
         .returning();
       const current = row ?? (await find(ref));
       if (!current) return { result: 'not_found' };
+      if (current.status === 'VOIDED') return { result: 'cancelled', order: toWalletOrder(current) };
       return {
         result: row ? 'approved' : 'already',
         order: toWalletOrder(current),
         returnUrl: current.returnUrl,
         cancelUrl: current.cancelUrl,
       };
+    },
+
+    async cancel(ref) {
+      const [row] = await db
+        .update(sandboxPaypalOrders)
+        .set({ status: 'VOIDED', updatedAt: new Date() })
+        .where(and(eq(sandboxPaypalOrders.id, ref), sql`${sandboxPaypalOrders.status} in ('CREATED', 'APPROVED')`))
+        .returning();
+      const current = row ?? (await find(ref));
+      return current ? toWalletOrder(current) : null;
+    },
+
+    async disputeCapture(ref, reason = 'MERCHANDISE_OR_SERVICE_NOT_AS_DESCRIBED') {
+      const dispute: SandboxDispute = { id: `PP-D-${randomId(12)}`, status: 'open', fundsWithdrawn: false, reason };
+      const row = await db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(sandboxPaypalOrders)
+          .set({ dispute, updatedAt: new Date() })
+          .where(and(eq(sandboxPaypalOrders.id, ref), eq(sandboxPaypalOrders.status, 'COMPLETED')))
+          .returning();
+        if (updated) {
+          await emit(tx, 'CUSTOMER.DISPUTE.CREATED', 'dispute', 'A new dispute opened', disputeResource(updated, dispute));
+        }
+        return updated;
+      });
+      if (!row) throw new WalletProviderError('This order has no capture to dispute');
+      events.nudge();
+      return dispute.id;
+    },
+
+    async resolveDispute(ref, outcome) {
+      const current = await find(ref);
+      if (!current?.dispute || current.dispute.status !== 'open') {
+        throw new WalletProviderError('This order has no open dispute');
+      }
+      const dispute: SandboxDispute = { ...current.dispute, status: outcome };
+      const row = await db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(sandboxPaypalOrders)
+          .set({ dispute, updatedAt: new Date() })
+          .where(and(eq(sandboxPaypalOrders.id, ref), sql`${sandboxPaypalOrders.dispute}->>'status' = 'open'`))
+          .returning();
+        if (updated) {
+          await emit(tx, 'CUSTOMER.DISPUTE.RESOLVED', 'dispute', 'A dispute was resolved', disputeResource(updated, dispute));
+        }
+        return updated;
+      });
+      if (!row) throw new WalletProviderError('This order has no open dispute');
+      events.nudge();
+    },
+
+    async getDispute(ref) {
+      const [row] = await db
+        .select()
+        .from(sandboxPaypalOrders)
+        .where(sql`${sandboxPaypalOrders.dispute}->>'id' = ${ref}`);
+      return row?.dispute ? toWalletDispute(disputeResource(row, row.dispute)) : null;
     },
 
     async captureOrder(ref, _requestId) {
@@ -340,6 +410,31 @@ function toWalletOrder(row: Row): WalletOrder {
     capturedCents: row.capturedCents,
     refundedCents: row.refundedCents,
     approveUrl: row.status === 'CREATED' ? `${SANDBOX_APPROVAL_PATH}?token=${row.id}` : null,
+  };
+}
+
+/** A dispute as PayPal's disputes API shows it (the event's resource, and what `getDispute` reads back). */
+function disputeResource(row: Row, dispute: SandboxDispute): Record<string, unknown> {
+  return {
+    dispute_id: dispute.id,
+    reason: dispute.reason,
+    status: dispute.status === 'open' ? 'WAITING_FOR_SELLER_RESPONSE' : 'RESOLVED',
+    dispute_amount: { currency_code: row.currency, value: centsToDecimal(row.capturedCents) },
+    disputed_transactions: [
+      {
+        seller_transaction_id: row.captureId,
+        invoice_number: row.invoiceId,
+        custom: row.customId,
+        gross_amount: { currency_code: row.currency, value: centsToDecimal(row.capturedCents) },
+      },
+    ],
+    ...(dispute.status === 'open'
+      ? {}
+      : {
+          dispute_outcome: {
+            outcome_code: dispute.status === 'lost' ? 'RESOLVED_BUYER_FAVOUR' : 'RESOLVED_SELLER_FAVOUR',
+          },
+        }),
   };
 }
 

@@ -140,6 +140,21 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
     });
   }
 
+  /** The credit note for the order's invoice (none when the order was never invoiced), with its audit entry. */
+  async function creditNoteFor(tx: DbOrTx, order: OrderRow, date: Date): Promise<repo.InvoiceRow | null> {
+    const invoice = await repo.findByOrder(tx, order.id, 'invoice');
+    if (!invoice) return null; // never invoiced (the payment did not match its order): nothing to credit
+    const creditNote = await issue(tx, 'credit_note', order, date, invoice);
+    await audit.record(tx, {
+      actor: { type: 'system' },
+      action: 'credit_note.issued',
+      object: { type: 'invoice', id: creditNote.id },
+      customerUserId: order.userId,
+      data: { number: creditNote.number, invoiceNumber: invoice.number, orderId: order.id },
+    });
+    return creditNote;
+  }
+
   /** The rate in force at `at` for `currency`, or null (logged) when it cannot be had. Never inside a transaction. */
   async function rateAt(currency: string, at: Date): Promise<EurReferenceRate | null> {
     try {
@@ -282,17 +297,15 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
           data: { orderId: order.id, from: order.toTier, to: order.fromTier },
         });
       }
-      const invoice = await repo.findByOrder(tx, order.id, 'invoice');
-      if (!invoice) return null; // never invoiced (the payment did not match its order): nothing to credit
-      const creditNote = await issue(tx, 'credit_note', order, order.refundedAt ?? now(), invoice);
-      await audit.record(tx, {
-        actor: { type: 'system' },
-        action: 'credit_note.issued',
-        object: { type: 'invoice', id: creditNote.id },
-        customerUserId: customer,
-        data: { number: creditNote.number, invoiceNumber: invoice.number, orderId: order.id },
-      });
-      return creditNote;
+      return creditNoteFor(tx, order, order.refundedAt ?? now());
+    },
+
+    /**
+     * A dispute the buyer won (a chargeback, issue 19): the money went back through the bank, so the order's invoice
+     * is credited like a refund's (inside the dispute's transaction). Null when the order was never invoiced.
+     */
+    async orderChargedBack(tx: DbOrTx, order: OrderRow): Promise<repo.InvoiceRow | null> {
+      return creditNoteFor(tx, order, now());
     },
 
     /** The buyer disputed the payment with their bank (inside the dispute's transaction). */

@@ -221,6 +221,20 @@ export function changeTier(db: DbOrTx, keyId: number, ownerId: number, from: Tie
     .then((rows) => rows[0] ?? null);
 }
 
+/**
+ * Locks a key's row until the transaction ends and answers its tier and owner (issue 19): a payment's capture claim
+ * and every tier change (which updates the row) take turns on it, so of a claim and a token redemption the second
+ * sees what the first did.
+ */
+export function lockKey(db: DbOrTx, keyId: number) {
+  return db
+    .select({ id: licenseKeys.id, tier: licenseKeys.tier, ownerId: licenseKeys.ownerId })
+    .from(licenseKeys)
+    .where(eq(licenseKeys.id, keyId))
+    .for('update')
+    .then((rows) => rows[0] ?? null);
+}
+
 export async function insertTierChange(db: DbOrTx, values: typeof licenseKeyTierChanges.$inferInsert) {
   await db.insert(licenseKeyTierChanges).values(values);
 }

@@ -37,7 +37,7 @@ export interface TierChange {
   ownerId: number;
   from: Tier;
   to: Tier;
-  reason: 'purchase' | 'token' | 'refund';
+  reason: 'purchase' | 'token' | 'refund' | 'dispute';
   /** What caused it, e.g. 'order:12' or 'token:7'. */
   reference: string;
 }
@@ -157,6 +157,14 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
      * The one path to a new tier, whatever paid for it (a card payment, a token, a refund's revert). Inside the caller's
      * transaction: the key must still be the owner's and at `from`; an audit row records why. Null when nothing changed.
      */
+    /**
+     * Locks the key's row for the rest of `tx` and answers its tier and owner (null when there is no such key): a
+     * payment's capture claim checks the upgrade still applies while no tier change can run (ADR 035).
+     */
+    lockKey(keyId: number, tx: DbOrTx): Promise<{ tier: Tier; ownerId: number | null } | null> {
+      return repo.lockKey(tx, keyId);
+    },
+
     async changeTier(change: TierChange, tx: DbOrTx): Promise<Key | null> {
       const row = await repo.changeTier(tx, change.keyId, change.ownerId, change.from, change.to);
       if (!row) return null;

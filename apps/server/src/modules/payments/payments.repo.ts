@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { paymentWebhookEvents, upgradeOrders, type UpgradeOrderStatus } from '../../db/schema';
+import { type DisputeState, paymentWebhookEvents, upgradeOrders, type UpgradeOrderStatus } from '../../db/schema';
 
 export type OrderRow = typeof upgradeOrders.$inferSelect;
 export type NewOrder = typeof upgradeOrders.$inferInsert;
@@ -36,8 +36,14 @@ export function isUpgradeOrder(order: OrderRow): order is UpgradeOrderRow {
   return order.kind === 'upgrade';
 }
 
-/** Orders a payment may still complete: the open one, and one replaced by a newer attempt (its money may arrive). */
-const PAYABLE: UpgradeOrderStatus[] = ['pending', 'superseded'];
+/**
+ * Orders a payment may still complete. Keyport captures only claimed orders ('capturing', ADR 035), but whatever money
+ * a provider reports taken is recorded (and flagged when its upgrade no longer applies): the provider's truth wins.
+ */
+const PAYABLE: UpgradeOrderStatus[] = ['pending', 'capturing', 'superseded', 'void', 'expired'];
+
+/** Orders that were never charged and never will be: a capture of one is refused, its payment released. */
+export const CLOSED_UNPAID: UpgradeOrderStatus[] = ['superseded', 'void', 'expired'];
 
 /**
  * The pending order `wanted` competes with, if any (at most one: partial unique indexes): for an upgrade the key's,
@@ -67,8 +73,8 @@ export function insertPendingOrder(db: DbOrTx, values: NewOrder) {
     .onConflictDoNothing({
       target: pack ? upgradeOrders.userId : upgradeOrders.licenseKeyId,
       where: pack
-        ? sql`${upgradeOrders.status} = 'pending' and ${upgradeOrders.kind} = 'credit_pack'`
-        : sql`${upgradeOrders.status} = 'pending' and ${upgradeOrders.kind} = 'upgrade'`,
+        ? sql`${upgradeOrders.status} in ('pending', 'capturing') and ${upgradeOrders.kind} = 'credit_pack'`
+        : sql`${upgradeOrders.status} in ('pending', 'capturing') and ${upgradeOrders.kind} = 'upgrade'`,
     })
     .returning()
     .then((rows) => rows[0] ?? null);
@@ -116,6 +122,116 @@ export function findOrderByPayment(db: DbOrTx, provider: string, paymentRef: str
     .from(upgradeOrders)
     .where(and(eq(upgradeOrders.provider, provider), eq(upgradeOrders.providerPaymentId, paymentRef)))
     .then((rows) => rows[0] ?? null);
+}
+
+/**
+ * Claims a pending order for capture (ADR 035): pending → capturing, once. The caller checked, with the key's row
+ * locked in the same transaction, that the upgrade still applies; while the order is capturing no other order of the
+ * key can open and no token redemption can change the tier.
+ */
+export function claimOrder(db: DbOrTx, orderId: number) {
+  return db
+    .update(upgradeOrders)
+    .set({ status: 'capturing', updatedAt: sql`now()` })
+    .where(and(eq(upgradeOrders.id, orderId), eq(upgradeOrders.status, 'pending')))
+    .returning()
+    .then((rows) => rows[0] ?? null);
+}
+
+/** A capture that did not take money (declined, not approved): capturing → pending, with the provider's message. */
+export function releaseClaim(db: DbOrTx, orderId: number, message: string | null) {
+  return db
+    .update(upgradeOrders)
+    .set({
+      status: 'pending',
+      ...(message ? { lastPaymentError: message.slice(0, 500) } : {}),
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(upgradeOrders.id, orderId), eq(upgradeOrders.status, 'capturing')))
+    .returning()
+    .then((rows) => rows[0] ?? null);
+}
+
+/** The order will never be charged (no longer applicable, cancelled): `from` → void, with the reason shown to the buyer. */
+export function voidOrder(db: DbOrTx, orderId: number, reason: string, from: UpgradeOrderStatus[]) {
+  return db
+    .update(upgradeOrders)
+    .set({ status: 'void', processingError: reason, updatedAt: sql`now()` })
+    .where(and(eq(upgradeOrders.id, orderId), inArray(upgradeOrders.status, from)))
+    .returning()
+    .then((rows) => rows[0] ?? null);
+}
+
+/** The key's order being captured right now, if any (at most one: the partial unique index). */
+export function findCapturingOrderOfKey(db: DbOrTx, keyId: number) {
+  return db
+    .select({ id: upgradeOrders.id })
+    .from(upgradeOrders)
+    .where(and(eq(upgradeOrders.licenseKeyId, keyId), eq(upgradeOrders.status, 'capturing')))
+    .then((rows) => rows[0] ?? null);
+}
+
+/** Voids the key's pending order (its upgrade no longer applies: the tier is changing in the caller's transaction). */
+export function voidPendingOrdersOfKey(db: DbOrTx, keyId: number, reason: string) {
+  return db
+    .update(upgradeOrders)
+    .set({ status: 'void', processingError: reason, updatedAt: sql`now()` })
+    .where(and(eq(upgradeOrders.licenseKeyId, keyId), eq(upgradeOrders.status, 'pending')))
+    .returning();
+}
+
+/** Pending orders nobody touched since `before` (the sweeper expires them, or captures an authorized card). */
+export function findAbandonedOrders(db: DbOrTx, before: Date, limit: number) {
+  return db
+    .select()
+    .from(upgradeOrders)
+    .where(and(eq(upgradeOrders.status, 'pending'), lt(upgradeOrders.updatedAt, before)))
+    .orderBy(asc(upgradeOrders.updatedAt))
+    .limit(limit);
+}
+
+/** An abandoned order expires, once (not if it was claimed or touched since `before`). */
+export function expireOrder(db: DbOrTx, orderId: number, before: Date, reason: string) {
+  return db
+    .update(upgradeOrders)
+    .set({ status: 'expired', processingError: reason, updatedAt: sql`now()` })
+    .where(and(eq(upgradeOrders.id, orderId), eq(upgradeOrders.status, 'pending'), lt(upgradeOrders.updatedAt, before)))
+    .returning()
+    .then((rows) => rows[0] ?? null);
+}
+
+/** Orders claimed for capture before `before` and never settled (the process died mid-capture): the sweeper resumes them. */
+export function findStaleCaptures(db: DbOrTx, before: Date, limit: number) {
+  return db
+    .select()
+    .from(upgradeOrders)
+    .where(and(eq(upgradeOrders.status, 'capturing'), lt(upgradeOrders.updatedAt, before)))
+    .orderBy(asc(upgradeOrders.updatedAt))
+    .limit(limit);
+}
+
+/** Locks the order's row until the transaction ends (dispute events for one order take turns). */
+export function lockOrder(db: DbOrTx, orderId: number) {
+  return db
+    .select()
+    .from(upgradeOrders)
+    .where(eq(upgradeOrders.id, orderId))
+    .for('update')
+    .then((rows) => rows[0] ?? null);
+}
+
+/** Records where the order's dispute stands (and its status), inside the caller's locked transaction. */
+export function setDispute(
+  db: DbOrTx,
+  orderId: number,
+  values: { status: UpgradeOrderStatus; disputeState: DisputeState; disputeRef: string },
+) {
+  return db
+    .update(upgradeOrders)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(upgradeOrders.id, orderId))
+    .returning()
+    .then((rows) => rows[0]!);
 }
 
 /** A pending order replaced by a newer attempt for the same key (different amounts or billing). */
@@ -177,11 +293,12 @@ export function refundOrder(db: DbOrTx, orderId: number, at: Date) {
     .then((rows) => rows[0] ?? null);
 }
 
+/** The provider's decline on an order still waiting for its payment (never on one being captured). */
 export async function recordPaymentError(db: DbOrTx, orderId: number, message: string) {
   await db
     .update(upgradeOrders)
     .set({ lastPaymentError: message.slice(0, 500), updatedAt: sql`now()` })
-    .where(and(eq(upgradeOrders.id, orderId), inArray(upgradeOrders.status, PAYABLE)));
+    .where(and(eq(upgradeOrders.id, orderId), inArray(upgradeOrders.status, ['pending', 'superseded'])));
 }
 
 export function listUserOrders(db: DbOrTx, userId: number) {
@@ -206,16 +323,6 @@ export async function recordEvent(db: DbOrTx, provider: string, eventId: string,
   return rows.length > 0;
 }
 
-/** A paid order the buyer disputed with their bank becomes disputed, once. */
-export function disputeOrder(db: DbOrTx, orderId: number) {
-  return db
-    .update(upgradeOrders)
-    .set({ status: 'disputed', updatedAt: sql`now()` })
-    .where(and(eq(upgradeOrders.id, orderId), inArray(upgradeOrders.status, ['completed', 'needs_refund', 'review'])))
-    .returning()
-    .then((rows) => rows[0] ?? null);
-}
-
 export function orderStatuses(db: DbOrTx, orderIds: number[]) {
   if (orderIds.length === 0) return Promise.resolve([]);
   return db
@@ -232,6 +339,7 @@ export function listOrdersForStaff(
   db: DbOrTx,
   filters: {
     status?: UpgradeOrderStatus;
+    dispute?: DisputeState | 'any';
     providers?: string[];
     afterId: number | null;
     order: 'asc' | 'desc';
@@ -245,6 +353,11 @@ export function listOrdersForStaff(
     .where(
       and(
         filters.status ? eq(upgradeOrders.status, filters.status) : undefined,
+        filters.dispute === 'any'
+          ? isNotNull(upgradeOrders.disputeState)
+          : filters.dispute
+            ? eq(upgradeOrders.disputeState, filters.dispute)
+            : undefined,
         filters.providers ? inArray(upgradeOrders.provider, filters.providers) : undefined,
         filters.afterId === null ? undefined : (ascending ? gt : lt)(upgradeOrders.id, filters.afterId),
       ),

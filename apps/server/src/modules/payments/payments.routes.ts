@@ -25,7 +25,7 @@ export async function paymentsRoutes(app: FastifyInstance) {
   });
 
   registerRoute(app, contracts.createPaymentIntent, async ({ user, body }) => {
-    const started = await payments.start(user.id, body);
+    const started = await payments.start(user, body);
     return {
       payment_intent: { id: started.paymentRef, client_secret: started.clientSecret },
       order: payments.toQuote(started.order),
@@ -76,9 +76,10 @@ export async function paymentsRoutes(app: FastifyInstance) {
       const digits = normalizeCardNumber(body.card_number);
       if (!luhnValid(digits)) throw new AppError(402, CARD_NUMBER_INVALID, 'invalid_number');
       const outcome = sandboxCardOutcome(digits);
-      await sandboxPayments.confirmPayment(body.payment_intent_id, outcome);
-      if (outcome.outcome === 'declined') throw new AppError(402, outcome.message, outcome.code);
-      return { status: 'succeeded' as const };
+      await payments.confirmSandbox(user.id, body.payment_intent_id, () =>
+        sandboxPayments.confirmPayment(body.payment_intent_id, outcome),
+      );
+      return { status: 'requires_capture' as const };
     });
   }
 
@@ -101,6 +102,10 @@ export async function paymentsRoutes(app: FastifyInstance) {
     const captured = await wallet.captureOrder(user.id, body.order_id);
     return { order: payments.toQuote(captured.order), key: captured.key };
   });
+
+  registerRoute(app, paypal.cancelPaypalOrder, async ({ user, body }) => ({
+    order: payments.toQuote(await wallet.cancelOrder(user.id, body.order_id)),
+  }));
 
   // PayPal's webhook, on its raw bytes (PayPal verifies the event as sent): a parser scoped to this route only.
   await app.register(async (webhook) => {
@@ -132,7 +137,16 @@ export async function paymentsRoutes(app: FastifyInstance) {
       registerRoute(form, paypal.sandboxPaypalDecide, async ({ body }, _request, reply) => {
         const checkout = await sandboxWallet.checkout(body.token);
         if (!checkout) throw notFound('This PayPal order does not exist.', 'order_not_found');
-        if (body.action === 'approve') await sandboxWallet.approve(body.token);
+        if (body.action === 'approve') {
+          const approval = await sandboxWallet.approve(body.token);
+          if (approval.result === 'cancelled') {
+            // A cancelled checkout stays cancelled: its page says so and returns nowhere (issue 19).
+            reply.code(409).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store');
+            return Buffer.from(approvalPage({ ...checkout, order: approval.order }));
+          }
+        } else {
+          await sandboxWallet.cancel(body.token);
+        }
         const location = sandboxRedirect(body.action, checkout, body.token);
         reply
           .code(303)

@@ -21,6 +21,7 @@ import {
   type ProviderEvent,
   type ProviderPayment,
 } from '../../integrations/payments/port';
+import type { AuditService } from '../audit/audit.service';
 import type { AnalyticsService } from '../analytics/analytics.service';
 import type { BillingService, VerifiedVatId } from '../billing/billing.service';
 import type { Buyer, CreditPackRow, CreditPacksService } from '../credits/credit-packs.service';
@@ -28,6 +29,11 @@ import type { CreditsService } from '../credits/credits.service';
 import type { InvoicesService } from '../invoices/invoices.service';
 import type { KeysService } from '../keys/keys.service';
 import type { PaidOrder, UpgradePrice, UpgradesService } from '../upgrades/upgrades.service';
+import { createCaptureFlow, type CaptureAttempt } from './capture-flow';
+import { billingFromMetadata, billingSnapshot, vatEvidence, type Payer, type PaymentMetadata } from './order-billing';
+import { createOrderClaims } from './order-claims';
+import { createOrderDisputes, type DisputeReport } from './order-disputes';
+import { ORDER_MESSAGES, PROVIDER_UNAVAILABLE, orderClosed } from './order-messages';
 import { creditsReceiptEmail, receiptEmail, refundEmail, upgradeNotAppliedEmail } from './payment-emails';
 import * as repo from './payments.repo';
 
@@ -36,13 +42,13 @@ export const PRICE_MISMATCH = 'This price is not the price of this upgrade. Relo
 export const PACK_PRICE_MISMATCH = 'This price is not the price of this credit pack. Reload the page and try again.';
 export const PACK_NO_PRICE_ID = 'This credit pack has no price configured yet.';
 export const INVALID_SIGNATURE = 'Invalid webhook signature.';
-export const PROVIDER_UNAVAILABLE = 'The payment provider did not answer. Please try again.';
+export { PROVIDER_UNAVAILABLE } from './order-messages';
 
 export interface PaymentsServiceDeps {
   db: Db;
   provider: PaymentProvider;
-  keys: Pick<KeysService, 'requireOwnedKey'>;
-  upgrades: Pick<UpgradesService, 'prices' | 'applyPaidUpgrade' | 'revertPaidUpgrade'>;
+  keys: Pick<KeysService, 'requireOwnedKey' | 'lockKey'>;
+  upgrades: Pick<UpgradesService, 'prices' | 'applyPaidUpgrade' | 'revertPaidUpgrade' | 'reapplyPaidUpgrade'>;
   /** The pack a team member pays for (the catalogue and the team-only rule live in modules/credits). */
   creditPacks: Pick<CreditPacksService, 'packForCheckout'>;
   /** A paid pack adds its credits to the ledger; a refund takes them back (in the payment's transaction). */
@@ -50,7 +56,12 @@ export interface PaymentsServiceDeps {
   billing: Pick<BillingService, 'verifiedVatIdFor' | 'isCountry' | 'vatRates'>;
   outbox: Outbox;
   /** Invoices, credit notes and the audit entries of completions, refunds and disputes (same transactions). */
-  invoices: Pick<InvoicesService, 'orderCompleted' | 'orderRefunded' | 'orderDisputed' | 'rateForSettlement'>;
+  invoices: Pick<
+    InvoicesService,
+    'orderCompleted' | 'orderRefunded' | 'orderDisputed' | 'orderChargedBack' | 'rateForSettlement'
+  >;
+  /** The steps of a dispute are audited in its transaction (issue 19). */
+  audit: Pick<AuditService, 'record'>;
   /** The portal's address, for the receipt email's link to the invoices tab. */
   publicUrl: () => string;
   analytics: Pick<AnalyticsService, 'recordUpgradePurchase' | 'deliverSoon'>;
@@ -60,11 +71,18 @@ export interface PaymentsServiceDeps {
   now?: () => Date;
 }
 
+/**
+ * §7 POST /stripe/payment-intents: `billing` is the form's (name, address for the invoice); a request exactly as §7
+ * lists it has none, and its billing country and business fields come from `metadata` (issue 19).
+ */
+export type { Payer, PaymentMetadata } from './order-billing';
+
 export interface StartPaymentInput {
   price_id: string;
   theme_type: Tier;
   key: string;
-  billing: BillingInput;
+  billing?: BillingInput;
+  metadata?: PaymentMetadata;
 }
 
 /** A credit pack to pay for (POST /credits/checkout/…): the pack, its price id as the browser saw it, billing. */
@@ -90,6 +108,22 @@ export interface Settlement {
 export function createPaymentsService(deps: PaymentsServiceDeps) {
   const { db, provider, keys, upgrades, credits, billing, outbox, analytics, log } = deps;
   const now = deps.now ?? (() => new Date());
+  const claims = createOrderClaims({ db, keys });
+  const captures = createCaptureFlow({
+    db,
+    claims,
+    settle: (payment, providerName) => process('payment_succeeded', payment, undefined, providerName),
+    log,
+  });
+  const { claimAndCapture, captureClaimed, awaitCapture } = captures;
+  const disputes = createOrderDisputes({
+    upgrades,
+    credits,
+    invoices: deps.invoices,
+    audit: deps.audit,
+    toPaidOrder,
+    log,
+  });
 
   /** Calls the provider; its failures become a 502 the person can retry (nothing was written). */
   async function atProvider<T>(call: () => Promise<T>): Promise<T> {
@@ -124,8 +158,13 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return payment;
   }
 
-  /** An upgrade's quote: the caller's key, the path to `theme_type`, its catalogue price (the browser's must match). */
-  async function quoteFor(userId: number, input: StartPaymentInput): Promise<Quote> {
+  /**
+   * An upgrade's quote: the caller's key, the path to `theme_type`, its catalogue price (the browser's must match).
+   * Without a billing object (§7's own request) the payer's name and email and the metadata's country and business
+   * fields bill it.
+   */
+  async function quoteFor(payer: Payer, input: StartPaymentInput): Promise<Quote> {
+    const userId = payer.id;
     const key = await keys.requireOwnedKey(userId, input.key);
     const path = findUpgradePath(key.tier, input.theme_type);
     if (!path) {
@@ -140,7 +179,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       path,
       price,
       priceId: price.providerPriceId,
-      ...(await taxed(price.amountCents, input.billing)),
+      ...(await taxed(price.amountCents, input.billing ?? billingFromMetadata(payer, input.metadata))),
     };
   }
 
@@ -227,13 +266,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       if (payment.lastError) await repo.recordPaymentError(tx, order.id, payment.lastError);
       return { order: (await repo.findOrder(tx, order.id)) ?? order, key: null };
     }
-    if (
-      payment.amountCents !== order.totalAmountCents ||
-      payment.currency !== order.currency ||
-      payment.metadata.order_id !== String(order.id)
-    ) {
-      const reason = `The payment (${payment.amountCents} ${payment.currency}, order ${payment.metadata.order_id ?? '?'}) does not match order ${order.id} (${order.totalAmountCents} ${order.currency}).`;
-      const flagged = await repo.flagOrder(tx, order.id, 'review', reason, ['pending', 'superseded']);
+    const mismatch = paymentMismatch(payment, order);
+    if (mismatch) {
+      const flagged = await repo.flagOrder(tx, order.id, 'review', mismatch, ['pending', 'capturing', 'superseded']);
       if (flagged) log.error({ orderId: order.id, paymentRef: payment.ref }, 'payment does not match its order');
       return { order: flagged ?? order, key: null };
     }
@@ -296,8 +331,11 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     if (paid.kind === 'upgrade') {
       let tierReverted: boolean | null = null;
       if (delivered) {
-        ({ tierReverted } = await upgrades.revertPaidUpgrade(toPaidOrder(paid), tx));
-        if (!tierReverted) log.warn({ orderId: order.id }, 'refunded; the key changed since, so its tier stays');
+        const reverted = await upgrades.revertPaidUpgrade(toPaidOrder(paid), tx);
+        // A record refunded already (a dispute's withdrawal took the upgrade back): nothing left to revert.
+        tierReverted = reverted.recordRefunded ? reverted.tierReverted : null;
+        if (tierReverted === false)
+          log.warn({ orderId: order.id }, 'refunded; the key changed since, so its tier stays');
       }
       await deps.invoices.orderRefunded(tx, refunded, { kind: 'upgrade', tierReverted });
     } else {
@@ -318,22 +356,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     await outbox.enqueue(tx, refundEmail(order));
   }
 
-  /** The buyer disputed the payment (a chargeback): the order is marked, the upgrade stays until it is refunded. */
-  async function dispute(
-    payment: ProviderPayment,
-    tx: DbOrTx,
-    event?: Pick<ProviderEvent, 'type'>,
-    providerName: string = provider.name,
-  ): Promise<void> {
-    const order = await repo.findOrderByPayment(tx, providerName, payment.ref);
-    if (!order) return;
-    const disputed = await repo.disputeOrder(tx, order.id);
-    if (disputed) await deps.invoices.orderDisputed(tx, disputed, event?.type ?? null);
-  }
-
   /** Applies a payment as re-read from the provider, for an event or a sync, in one transaction; emails after. */
   async function process(
-    kind: ProviderEvent['kind'],
+    kind: 'payment_succeeded' | 'payment_failed' | 'refunded',
     payment: ProviderPayment,
     event?: Pick<ProviderEvent, 'id' | 'type'>,
     providerName: string = provider.name,
@@ -349,15 +374,75 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         await refund(payment, tx, providerName);
         return null;
       }
-      if (kind === 'disputed') {
-        await dispute(payment, tx, event, providerName);
-        return null;
-      }
       return settle(payment, tx, providerName, eurRate);
     });
     void outbox.flush();
     analytics.deliverSoon();
     return result;
+  }
+
+  /**
+   * A dispute event: the dispute as re-read from the provider is applied to the order of `paymentRef` (ADR 035), in
+   * one transaction with the event's dedupe row.
+   */
+  async function processDispute(
+    paymentRef: string,
+    dispute: DisputeReport,
+    event: Pick<ProviderEvent, 'id' | 'type'>,
+    providerName: string = provider.name,
+  ) {
+    return db.transaction(async (tx) => {
+      if (!(await repo.recordEvent(tx, providerName, event.id, event.type))) return 'duplicate' as const;
+      const order = await repo.findOrderByPayment(tx, providerName, paymentRef);
+      if (!order) {
+        log.warn({ paymentRef, disputeRef: dispute.ref }, 'a dispute of a payment without an order');
+        return null;
+      }
+      return disputes.apply(tx, order.id, dispute, event.type);
+    });
+  }
+
+  /** The card provider's side of a capture: the authorized PaymentIntent of `order`. */
+  function cardAttempt(paymentRef: string): CaptureAttempt {
+    return {
+      providerName: provider.name,
+      // One idempotency key per claim: a retry within it gets Stripe's stored answer.
+      capture: (claimed) =>
+        provider.capturePayment(paymentRef, {
+          idempotencyKey: `keyport-capture-${claimed.id}-${claimed.updatedAt.getTime()}`,
+        }),
+      reread: () => provider.retrievePayment(paymentRef),
+      release: () => cancelQuietly(paymentRef),
+      notCaptured: (payment) =>
+        new AppError(402, payment.lastError ?? CARD_PAYMENT_MESSAGES.confirmationFailed, 'not_captured'),
+    };
+  }
+
+  /**
+   * A card payment as re-read from the provider: an authorized one is captured through a claim, any other is settled
+   * (a success recorded, a decline kept on the order).
+   */
+  async function applyCardPayment(order: repo.OrderRow, payment: ProviderPayment): Promise<Settlement> {
+    if (payment.status === 'requires_capture') {
+      const mismatch = paymentMismatch(payment, order);
+      if (!mismatch) return claimAndCapture(order, cardAttempt(payment.ref));
+      // No money moves for a payment that is not the one we priced: a person looks at it (the hold is released).
+      const flagged = await repo.flagOrder(db, order.id, 'review', mismatch, ['pending', 'superseded']);
+      if (flagged) log.error({ orderId: order.id, paymentRef: payment.ref }, 'payment does not match its order');
+      await cancelQuietly(payment.ref);
+      return { order: flagged ?? (await repo.findOrder(db, order.id)) ?? order, key: null };
+    }
+    const settled = await process('payment_succeeded', payment);
+    const current = (await repo.findOrder(db, order.id)) ?? order;
+    if (current.status === 'capturing') return awaitCapture(order.id);
+    return { order: current, key: settled && settled !== 'duplicate' ? settled.key : null };
+  }
+
+  /** The payments of orders voided by a tier change are let go at the provider (after that change committed). */
+  async function releaseOrders(orders: repo.OrderRow[]): Promise<void> {
+    for (const order of orders) {
+      if (order.providerPaymentId && order.provider === provider.name) await cancelQuietly(order.providerPaymentId);
+    }
   }
 
   /**
@@ -368,8 +453,14 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   async function openOrder(wanted: repo.NewOrder): Promise<repo.OrderRow | null> {
     let order = await repo.findPendingOrder(db, wanted);
     if (order && !isSameOrder(order, wanted)) {
+      // Its card payment is cancelled before the new quote is answered (issue 19): a confirmation of it then fails
+      // at the provider. An outage is a 502 and changes nothing. (Even uncancelled, it could never be captured: a
+      // capture needs a claim, and only a pending order can be claimed.)
+      if (order.providerPaymentId && order.provider === provider.name) {
+        const ref = order.providerPaymentId;
+        await atProvider(() => provider.cancelPayment(ref));
+      }
       await repo.supersedeOrder(db, order.id);
-      if (order.providerPaymentId && order.provider === provider.name) void cancelQuietly(order.providerPaymentId);
       order = null;
     }
     return order ?? (await repo.insertPendingOrder(db, wanted));
@@ -389,9 +480,10 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         await repo.supersedeOrder(db, order.id);
         continue;
       }
-      if (payment.status === 'succeeded') {
-        // Paid already (its webhook may still be on the way): settle it rather than take a second payment.
-        await process('payment_succeeded', payment);
+      if (payment.status === 'succeeded' || payment.status === 'requires_capture') {
+        // Paid or authorized already (its webhook may still be on the way): settle it, never take a second payment.
+        const settled = await applyCardPayment(order, payment);
+        if (settled.order.status === 'pending') continue;
         throw alreadyPaid(wanted);
       }
       const current = (await repo.findOrder(db, order.id)) ?? order;
@@ -404,12 +496,32 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     publishableKey: () => provider.publishableKey,
 
     /** What the wallet (modules/payments/wallet.service) shares with the card path: one quote, order and fulfilment. */
-    core: { quoteFor, quotePackFor, orderValues, openOrder, process, currentKey },
+    core: {
+      quoteFor,
+      quotePackFor,
+      orderValues,
+      openOrder,
+      process,
+      processDispute,
+      claimAndCapture,
+      captureClaimed,
+      awaitCapture,
+      currentKey,
+    },
+
+    /**
+     * A token redemption changed a key's tier (inside its transaction; ADR 035): refused while a payment of the key is
+     * being captured, the key's pending order voided. Answers what to run once that transaction committed.
+     */
+    async keyTierChanged(tx: DbOrTx, keyId: number, tier: Tier): Promise<() => Promise<void>> {
+      const voided = await claims.tierChanged(tx, keyId, tier);
+      return () => releaseOrders(voided);
+    },
 
     /** §7 POST /stripe/payment-intents: the pending upgrade order of the key and its payment (`startOrder`). */
-    async start(userId: number, input: StartPaymentInput): Promise<StartedPayment> {
-      await deps.startLimit.hit(`payment-start:${userId}`);
-      return startOrder(orderValues(userId, await quoteFor(userId, input)));
+    async start(payer: Payer, input: StartPaymentInput): Promise<StartedPayment> {
+      await deps.startLimit.hit(`payment-start:${payer.id}`);
+      return startOrder(orderValues(payer.id, await quoteFor(payer, input)));
     },
 
     /** POST /credits/checkout/payment-intents: the same, for a credit pack (team members only). */
@@ -418,20 +530,76 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       return startOrder(orderValues(buyer.id, await quotePackFor(buyer, input)));
     },
 
-    /** After the browser confirmed: re-read the caller's payment and settle it (the webhook's code). */
+    /**
+     * After the browser confirmed: re-read the caller's payment; an authorized card is captured (through a claim: the
+     * upgrade must still apply), a paid one settled (the webhook's code). An order that will never be charged
+     * (replaced, cancelled, no longer applicable, expired) answers 409 with its reason.
+     */
     async sync(userId: number, paymentRef: string): Promise<Settlement> {
       const order = await repo.findOrderByPayment(db, provider.name, paymentRef);
       if (!order || order.userId !== userId) throw notFound(PAYMENT_NOT_FOUND, 'payment_not_found');
       const payment = await atProvider(() => provider.retrievePayment(paymentRef));
       if (!payment) throw notFound(PAYMENT_NOT_FOUND, 'payment_not_found');
-      const settled = await process('payment_succeeded', payment);
-      const current = (await repo.findOrder(db, order.id)) ?? order;
-      const key = settled && settled !== 'duplicate' ? settled.key : null;
+      const settled = await applyCardPayment(order, payment);
+      if (repo.CLOSED_UNPAID.includes(settled.order.status)) {
+        if (payment.status !== 'succeeded' && payment.status !== 'canceled') await cancelQuietly(paymentRef);
+        throw orderClosed(settled.order);
+      }
       return {
-        order: current,
-        key: key ?? (current.licenseKey ? await currentKey(userId, current.licenseKey) : null),
+        order: settled.order,
+        key: settled.key ?? (settled.order.licenseKey ? await currentKey(userId, settled.order.licenseKey) : null),
       };
     },
+
+    /**
+     * The sandbox's confirmation (standing in for Stripe.js): the card authorizes the caller's payment, or the
+     * confirmation is refused with why — a declined card (402), or a payment that was cancelled or replaced (409, never
+     * `succeeded`).
+     */
+    async confirmSandbox(
+      userId: number,
+      paymentRef: string,
+      confirm: () => Promise<{ result: string; code?: string; message?: string }>,
+    ): Promise<void> {
+      const order = await repo.findOrderByPayment(db, provider.name, paymentRef);
+      if (!order || order.userId !== userId) throw notFound(PAYMENT_NOT_FOUND, 'payment_not_found');
+      const confirmed = await confirm();
+      if (confirmed.result === 'declined') throw new AppError(402, confirmed.message!, confirmed.code);
+      if (confirmed.result === 'authorized') return;
+      const current = (await repo.findOrder(db, order.id)) ?? order;
+      if (repo.CLOSED_UNPAID.includes(current.status)) throw orderClosed(current);
+      if (confirmed.result === 'not_found') throw notFound(PAYMENT_NOT_FOUND, 'payment_not_found');
+      // Confirmed before (authorized or paid already) or cancelled at the provider.
+      const payment = await atProvider(() => provider.retrievePayment(paymentRef));
+      if (payment?.status === 'canceled') throw conflict(ORDER_MESSAGES.paymentCancelled, 'payment_canceled');
+      throw conflict('This payment was already confirmed.', 'already_confirmed');
+    },
+
+    /** The sweeper's look at an abandoned card order: an authorized card is captured (as the webhook would have). */
+    async resumeCardOrder(order: repo.OrderRow): Promise<'captured' | 'open'> {
+      if (!order.providerPaymentId || order.provider !== provider.name) return 'open';
+      const payment = await provider.retrievePayment(order.providerPaymentId);
+      if (payment?.status !== 'requires_capture' && payment?.status !== 'succeeded') return 'open';
+      await applyCardPayment(order, payment).catch((error: unknown) => {
+        log.info({ err: error, orderId: order.id }, 'an abandoned authorized payment was not captured');
+      });
+      return 'captured';
+    },
+
+    /** The sweeper resumes a card capture whose process died after its claim (the key is still held). */
+    async resumeCardCapture(order: repo.OrderRow): Promise<void> {
+      if (!order.providerPaymentId || order.provider !== provider.name) return;
+      const attempt = cardAttempt(order.providerPaymentId);
+      const payment = await provider.retrievePayment(order.providerPaymentId);
+      if (payment?.status === 'succeeded') {
+        await process('payment_succeeded', payment);
+        return;
+      }
+      await captureClaimed(order, attempt);
+    },
+
+    /** The sweeper let an order expire: its card payment is released. */
+    releaseOrders,
 
     /**
      * §7 webhook: verified on the raw body, deduplicated on the event id, the payment re-read from the provider and
@@ -447,12 +615,37 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       }
       if (event.kind === 'ignored' || !event.paymentRef) return { duplicate: false };
       if (await repo.isEventProcessed(db, provider.name, event.id)) return { duplicate: true };
+      if (event.kind === 'dispute') {
+        const dispute = await atProvider(() => provider.retrieveDispute(event.disputeRef!));
+        if (!dispute || dispute.paymentRef !== event.paymentRef) {
+          log.warn(
+            { eventId: event.id, disputeRef: event.disputeRef },
+            'webhook for a dispute the provider does not know',
+          );
+          return { duplicate: false };
+        }
+        const result = await processDispute(dispute.paymentRef, dispute, event);
+        return { duplicate: result === 'duplicate' };
+      }
       const payment = await atProvider(() => provider.retrievePayment(event.paymentRef!));
       if (!payment) {
         log.warn(
           { eventId: event.id, paymentRef: event.paymentRef },
           'webhook for a payment the provider does not know',
         );
+        return { duplicate: false };
+      }
+      if (event.kind === 'payment_authorized') {
+        // The card is authorized and nobody synced yet (a closed tab): capture it as the sync would, through a claim.
+        // Not deduplicated on the event: the claim decides, and a capture already done is answered as it stands.
+        const order = await repo.findOrderByPayment(db, provider.name, payment.ref);
+        if (!order) return { duplicate: false };
+        try {
+          await applyCardPayment(order, payment);
+        } catch (error) {
+          if (!(error instanceof AppError) || error.statusCode === 502) throw error; // the provider retries
+          log.info({ orderId: order.id, code: error.code }, 'an authorized payment was not captured');
+        }
         return { duplicate: false };
       }
       const result = await process(event.kind, payment, event);
@@ -565,6 +758,18 @@ function paymentMetadata(order: repo.OrderRow): Record<string, string> {
       };
 }
 
+/** Why a payment is not the one its order priced (amount, currency, our order id), or null when it is. */
+function paymentMismatch(payment: ProviderPayment, order: repo.OrderRow): string | null {
+  if (
+    payment.amountCents === order.totalAmountCents &&
+    payment.currency === order.currency &&
+    payment.metadata.order_id === String(order.id)
+  ) {
+    return null;
+  }
+  return `The payment (${payment.amountCents} ${payment.currency}, order ${payment.metadata.order_id ?? '?'}) does not match order ${order.id} (${order.totalAmountCents} ${order.currency}).`;
+}
+
 /** A start found its order paid already. */
 export function alreadyPaid(order: Pick<repo.NewOrder, 'kind'>): AppError {
   return conflict(
@@ -581,34 +786,6 @@ export function paymentInProgress(order: Pick<repo.NewOrder, 'kind'>): AppError 
       : 'Another payment for this license is starting. Please try again.',
     'payment_in_progress',
   );
-}
-
-/** The billing details as the order keeps them: trimmed, optional parts null. */
-function billingSnapshot(input: BillingInput): BillingSnapshot {
-  const optional = (value: string | null | undefined) => (value && value.trim() !== '' ? value.trim() : null);
-  return {
-    name: input.name.trim(),
-    email: input.email.trim().toLowerCase(),
-    address: {
-      line1: input.address.line1.trim(),
-      line2: optional(input.address.line2),
-      city: input.address.city.trim(),
-      state: optional(input.address.state),
-      postal_code: input.address.postal_code.trim(),
-      country: input.address.country.trim().toUpperCase(),
-    },
-    is_business: input.is_business,
-    company_name: input.is_business ? optional(input.company_name) : null,
-  };
-}
-
-function vatEvidence(verified: VerifiedVatId | null) {
-  return {
-    vatId: verified?.vatNumber ?? null,
-    vatCountry: verified?.countryCode ?? null,
-    vatConsultationNumber: verified?.consultationNumber ?? null,
-    vatCheckedAt: verified?.checkedAt ?? null,
-  };
 }
 
 /** Whether a pending order is the one this request would create (same payer, path or pack, amounts, billing, provider). */

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PaymentMethod, StaffOrder } from '@keyport/shared/contracts/payments';
 import type { Db } from '../../db/client';
-import type { UpgradeOrderStatus } from '../../db/schema';
+import type { DisputeState, UpgradeOrderStatus } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../http/errors';
 import { PaymentProviderError, type PaymentProvider } from '../../integrations/payments/port';
 import { WalletProviderError, type WalletProvider } from '../../integrations/wallet/port';
@@ -62,6 +62,8 @@ export function createStaffOrdersService({ db, card, wallet, audit, auth, log }:
       vat_rate: row.vatRateBp / 100,
       reverse_charge: row.reverseCharge,
       billing_country: row.billing.address.country,
+      dispute_state: row.disputeState,
+      dispute_ref: row.disputeRef,
       vat_id: row.vatId,
       vat_consultation_number: row.vatConsultationNumber,
       processing_error: row.processingError,
@@ -97,6 +99,7 @@ export function createStaffOrdersService({ db, card, wallet, audit, auth, log }:
     /** GET /staff/orders: newest first (or oldest), a page of ORDER_PAGE_SIZE; the cursor is the last id seen. */
     async list(query: {
       status?: UpgradeOrderStatus;
+      dispute?: DisputeState | 'any';
       provider?: PaymentMethod;
       order?: 'asc' | 'desc';
       cursor?: string;
@@ -105,6 +108,7 @@ export function createStaffOrdersService({ db, card, wallet, audit, auth, log }:
       const limit = query.limit ?? ORDER_PAGE_SIZE;
       const rows = await repo.listOrdersForStaff(db, {
         status: query.status,
+        dispute: query.dispute,
         providers: query.provider ? PROVIDERS_OF[query.provider] : undefined,
         afterId: query.cursor === undefined ? null : Number(query.cursor),
         order: query.order ?? 'desc',

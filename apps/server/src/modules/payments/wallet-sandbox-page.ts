@@ -22,10 +22,23 @@ export function sandboxRedirect(action: 'approve' | 'cancel', checkout: Checkout
 /** The sandbox's approval page: server-rendered, no script (the app's CSP allows none inline), keyboard friendly. */
 export function approvalPage({ order, description }: Checkout): string {
   const amount = `$${centsToDecimal(order.amountCents)} ${escapeHtml(order.currency)}`;
+  const cancelled = order.status === 'VOIDED';
   const state =
     order.status === 'CREATED'
       ? ''
-      : `<p role="status">This payment was already ${order.status === 'COMPLETED' ? 'completed' : 'approved'}.</p>`;
+      : cancelled
+        ? '<p role="status">This checkout was cancelled. Nothing was charged; start again from the portal.</p>'
+        : `<p role="status">This payment was already ${order.status === 'COMPLETED' ? 'completed' : 'approved'}.</p>`;
+  // A cancelled checkout offers nothing to press: it can never be approved again (issue 19).
+  const form = cancelled
+    ? ''
+    : `<form method="post" action="/sandbox/paypal/checkout">
+    <input type="hidden" name="token" value="${escapeHtml(order.ref)}">
+    <div class="actions">
+      <button type="submit" name="action" value="approve">Approve payment</button>
+      <button type="submit" name="action" value="cancel">Cancel</button>
+    </div>
+  </form>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -54,13 +67,7 @@ export function approvalPage({ order, description }: Checkout): string {
   <p>${escapeHtml(description)}</p>
   <p class="amount" aria-label="Amount to pay">${amount}</p>
   ${state}
-  <form method="post" action="/sandbox/paypal/checkout">
-    <input type="hidden" name="token" value="${escapeHtml(order.ref)}">
-    <div class="actions">
-      <button type="submit" name="action" value="approve">Approve payment</button>
-      <button type="submit" name="action" value="cancel">Cancel</button>
-    </div>
-  </form>
+  ${form}
 </main>
 </body>
 </html>

@@ -8,6 +8,7 @@ import type { RateLimiter } from '../../http/rate-limit';
 import type { ProviderPayment } from '../../integrations/payments/port';
 import {
   WalletCaptureError,
+  type WalletEvent,
   type WalletOrder,
   WalletProviderError,
   type WalletProvider,
@@ -15,6 +16,8 @@ import {
   type WebhookHeaders,
 } from '../../integrations/wallet/port';
 import type { Buyer } from '../credits/credit-packs.service';
+import { ORDER_MESSAGES, orderClosed } from './order-messages';
+import { CaptureRefused, type CaptureAttempt } from './capture-flow';
 import {
   INVALID_SIGNATURE,
   alreadyPaid,
@@ -163,6 +166,60 @@ export function createWalletService(deps: WalletServiceDeps) {
     throw paymentInProgress(wanted);
   }
 
+  /** The capture side of PayPal for the card path's claim-and-capture flow. */
+  function walletAttempt(orderRef: string): CaptureAttempt {
+    return {
+      providerName: wallet.name,
+      // One request id per claim: concurrent retries within it share PayPal's one answer; a later claim (the payer
+      // chose another funding source after a decline) is a new request.
+      async capture(claimed) {
+        try {
+          return asPayment(
+            await wallet.captureOrder(orderRef, `keyport-capture-${claimed.id}-${claimed.updatedAt.getTime()}`),
+          );
+        } catch (error) {
+          if (error instanceof WalletCaptureError) {
+            const answer = error.declined
+              ? captureFailed(402, 'capture_declined')
+              : captureFailed(409, 'order_not_approved');
+            throw new CaptureRefused(answer, error.message);
+          }
+          throw error;
+        }
+      },
+      reread: async () => {
+        const current = await wallet.getOrder(orderRef);
+        return current ? asPayment(current) : null;
+      },
+      // PayPal has no call that voids an unapproved CAPTURE order: it expires there; Keyport never captures it.
+      release: async () => {},
+      notCaptured: () => captureFailed(402, 'capture_declined'),
+    };
+  }
+
+  /**
+   * A dispute event: the dispute re-read from PayPal, its capture matched to our order (the transaction's `custom` is
+   * our order id; the order re-read from PayPal must hold that capture), then applied like a card dispute.
+   */
+  async function handleDispute(event: WalletEvent): Promise<{ duplicate: boolean }> {
+    const dispute = await atWallet(() => wallet.getDispute(event.disputeRef!), 'The payment provider did not answer.');
+    const orderId = dispute?.customId && /^\d{1,10}$/.test(dispute.customId) ? Number(dispute.customId) : null;
+    const ours = orderId === null ? null : await repo.findOrder(db, orderId);
+    const ref = ours?.provider === wallet.name ? ours.providerPaymentId : null;
+    const current = ref ? await atWallet(() => wallet.getOrder(ref), 'The payment provider did not answer.') : null;
+    if (!dispute || !ref || !current || !dispute.captureId || current.captureId !== dispute.captureId) {
+      log.warn({ eventId: event.id, disputeRef: event.disputeRef }, 'wallet dispute without a matching order');
+      return { duplicate: false };
+    }
+    const result = await core.processDispute(
+      ref,
+      { ref: dispute.ref, state: dispute.state, reason: dispute.reason },
+      { id: event.id, type: event.type },
+      wallet.name,
+    );
+    return { duplicate: result === 'duplicate' };
+  }
+
   return {
     config: () => ({
       mode: wallet.name === 'paypal' ? ('paypal' as const) : ('sandbox' as const),
@@ -173,7 +230,8 @@ export function createWalletService(deps: WalletServiceDeps) {
     async createOrder(userId: number, body: CreateWalletOrderBody): Promise<CreatedWalletOrder> {
       await deps.startLimit.hit(`payment-start:${userId}`);
       if (body.billing_address.country !== body.country_code) throw badRequest(COUNTRY_MISMATCH, 'country_mismatch');
-      const quote = await walletQuote(() => core.quoteFor(userId, toStartInput(body)));
+      const payer = { id: userId, email: body.customer_email, name: body.customer_name };
+      const quote = await walletQuote(() => core.quoteFor(payer, toStartInput(body)));
       return openWalletOrder(core.orderValues(userId, quote, wallet.name));
     },
 
@@ -186,17 +244,24 @@ export function createWalletService(deps: WalletServiceDeps) {
 
     /**
      * §7 capture-order: the caller's order only. The order is read from PayPal and compared with ours before any money
-     * moves (a mismatch is flagged for a person and refused), captured with a request id derived from the order,
-     * re-read, and settled by the card path's code. Idempotent: a reload, another tab or the webhook find it settled.
+     * moves (a mismatch is flagged for a person and refused); then it is claimed — the upgrade must still apply, checked
+     * in the database with the key held (issue 19, ADR 035) — captured with a request id of that claim, re-read, and
+     * settled by the card path's code. An order that no longer applies is voided and not captured (409, with why).
+     * Idempotent: a reload, another tab or the webhook find it settled.
      */
     async captureOrder(userId: number, orderRef: string): Promise<{ order: repo.OrderRow; key: Key | null }> {
       const order = await repo.findOrderByPayment(db, wallet.name, orderRef);
       if (!order || order.userId !== userId) throw notFound(WALLET_ORDER_NOT_FOUND, 'order_not_found');
+      const answer = async (settled: { order: repo.OrderRow; key: Key | null }) => ({
+        order: settled.order,
+        key: settled.key ?? (settled.order.licenseKey ? await core.currentKey(userId, settled.order.licenseKey) : null),
+      });
       if (order.status === 'review') throw captureFailed(409, 'amount_mismatch');
-      if (order.status !== 'pending' && order.status !== 'superseded') {
-        // Settled before (another capture, the webhook): the same answer again, nothing changes.
-        return { order, key: order.licenseKey ? await core.currentKey(userId, order.licenseKey) : null };
-      }
+      // Replaced, cancelled, expired or no longer applicable: never captured.
+      if (repo.CLOSED_UNPAID.includes(order.status)) throw orderClosed(order);
+      if (order.status === 'capturing') return answer(await core.awaitCapture(order.id));
+      // Settled before (another capture, the webhook): the same answer again, nothing changes.
+      if (order.status !== 'pending') return answer({ order, key: null });
       const before = await atWallet(() => wallet.getOrder(orderRef), WALLET_MESSAGES.captureFailed);
       if (!before) throw notFound(WALLET_ORDER_NOT_FOUND, 'order_not_found');
       const mismatch = differences(before, order);
@@ -206,32 +271,36 @@ export function createWalletService(deps: WalletServiceDeps) {
         if (flagged) log.error({ orderId: order.id, walletOrder: orderRef }, 'wallet order does not match its order');
         throw captureFailed(409, 'amount_mismatch');
       }
-      if (order.status === 'superseded' && before.status !== 'COMPLETED') {
-        // Replaced by a newer attempt for the key: never take money for the old one.
-        throw captureFailed(409, 'order_superseded');
+      if (before.status === 'COMPLETED') {
+        // Captured at PayPal already (its webhook may still be on the way): settled as it stands.
+        await apply('payment_succeeded', before);
+        return answer({ order: (await repo.findOrder(db, order.id)) ?? order, key: null });
       }
-      let captured: WalletOrder;
-      try {
-        captured = await wallet.captureOrder(orderRef, captureRequestId(order));
-      } catch (error) {
-        if (error instanceof WalletCaptureError) {
-          await repo.recordPaymentError(db, order.id, error.message);
-          throw error.declined ? captureFailed(402, 'capture_declined') : captureFailed(409, 'order_not_approved');
-        }
-        if (error instanceof WalletProviderError) {
-          log.warn({ err: error }, 'wallet capture failed');
-          throw captureFailed(502, 'provider_unavailable');
-        }
-        throw error;
+      if (before.status === 'VOIDED') {
+        const voided = await repo.voidOrder(db, order.id, ORDER_MESSAGES.walletCancelled, ['pending']);
+        throw orderClosed(voided ?? order);
       }
-      const settled = await apply('payment_succeeded', captured);
-      const current = (await repo.findOrder(db, order.id)) ?? order;
-      if (current.status === 'review') throw captureFailed(409, 'amount_mismatch');
-      const key = settled && settled !== 'duplicate' ? settled.key : null;
-      return {
-        order: current,
-        key: key ?? (current.licenseKey ? await core.currentKey(userId, current.licenseKey) : null),
-      };
+      if (before.status !== 'APPROVED') throw captureFailed(409, 'order_not_approved');
+      const settled = await core.claimAndCapture(order, walletAttempt(orderRef));
+      if (settled.order.status === 'review') throw captureFailed(409, 'amount_mismatch');
+      return answer(settled);
+    },
+
+    /**
+     * The buyer cancelled the PayPal checkout (the return with `paypalCancel`, or the Buttons' onCancel): the caller's
+     * pending order becomes void, for good — an approval of it later is never captured (issue 19). An order settled or
+     * closed meanwhile is answered as it stands.
+     */
+    async cancelOrder(userId: number, orderRef: string): Promise<repo.OrderRow> {
+      const order = await repo.findOrderByPayment(db, wallet.name, orderRef);
+      if (!order || order.userId !== userId) throw notFound(WALLET_ORDER_NOT_FOUND, 'order_not_found');
+      return (await repo.voidOrder(db, order.id, ORDER_MESSAGES.walletCancelled, ['pending'])) ?? order;
+    },
+
+    /** The sweeper resumes a PayPal capture whose process died after its claim (the key is still held). */
+    async resumeCapture(order: repo.OrderRow): Promise<void> {
+      if (!order.providerPaymentId || order.provider !== wallet.name) return;
+      await core.captureClaimed(order, walletAttempt(order.providerPaymentId));
     },
 
     /**
@@ -252,6 +321,7 @@ export function createWalletService(deps: WalletServiceDeps) {
       }
       if (event.kind === 'ignored') return { duplicate: false };
       if (await repo.isEventProcessed(db, wallet.name, event.id)) return { duplicate: true };
+      if (event.kind === 'dispute') return handleDispute(event);
       let orderRef = event.orderRef;
       if (!orderRef && event.customId && /^\d{1,10}$/.test(event.customId)) {
         const ours = await repo.findOrder(db, Number(event.customId));
@@ -273,16 +343,6 @@ export function createWalletService(deps: WalletServiceDeps) {
   };
 }
 export type WalletService = ReturnType<typeof createWalletService>;
-
-/**
- * The capture's `PayPal-Request-Id`, derived from the order: concurrent captures share it (PayPal answers them all
- * with the one capture). PayPal also replays a refusal for the same id, so after a recorded decline the next attempt
- * (the payer chose another funding source) carries the time of that decline as well.
- */
-function captureRequestId(order: repo.OrderRow): string {
-  const base = `keyport-capture-${order.id}`;
-  return order.lastPaymentError ? `${base}-${order.updatedAt.getTime()}` : base;
-}
 
 function captureFailed(status: ConstructorParameters<typeof AppError>[0], code: string): AppError {
   return new AppError(status, WALLET_MESSAGES.captureFailed, code);
@@ -312,7 +372,13 @@ function asPayment(order: WalletOrder): ProviderPayment {
       order.captureStatus === 'PARTIALLY_REFUNDED');
   return {
     ref: order.ref,
-    status: captured ? 'succeeded' : order.captureStatus === 'PENDING' ? 'processing' : 'requires_payment',
+    status: captured
+      ? 'succeeded'
+      : order.status === 'VOIDED'
+        ? 'canceled'
+        : order.captureStatus === 'PENDING'
+          ? 'processing'
+          : 'requires_payment',
     amountCents: order.captureId ? order.capturedCents : order.amountCents,
     currency: order.currency.toLowerCase(),
     metadata: order.customId ? { order_id: order.customId } : {},

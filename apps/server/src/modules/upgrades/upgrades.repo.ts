@@ -149,6 +149,14 @@ export function markPurchaseRefunded(db: DbOrTx, orderId: number) {
     .then((rows) => rows[0] ?? null);
 }
 
+/** The record of a paid order is in force again (a dispute won after its funds were withdrawn). */
+export async function markPurchaseCompleted(db: DbOrTx, orderId: number) {
+  await db
+    .update(purchasedUpgrades)
+    .set({ status: 'completed' })
+    .where(and(eq(purchasedUpgrades.orderId, orderId), eq(purchasedUpgrades.status, 'refunded')));
+}
+
 export function listPurchasedUpgrades(db: DbOrTx, userId: number) {
   return db
     .select()

@@ -65,8 +65,19 @@ export interface UpgradePrice {
   providerPriceId: string | null;
 }
 
+/**
+ * What the payments module does when a token changes a key's tier (issue 19, ADR 035): inside the redemption's
+ * transaction, right after the tier changed (the key's row is locked), it refuses while a payment of the key is being
+ * captured (a 409: the transaction rolls back, the token stays unused) and voids the key's pending order, whose upgrade
+ * no longer applies. It answers what to do once the transaction committed (cancel that order's card payment).
+ */
+export interface KeyTierGuard {
+  tierChanged(tx: DbOrTx, keyId: number, tier: Tier): Promise<() => Promise<void>>;
+}
+
 export interface UpgradesServiceDeps {
   db: Db;
+  tierGuard: KeyTierGuard;
   keys: Pick<KeysService, 'requireOwnedKey' | 'changeTier'>;
   analytics: Pick<AnalyticsService, 'recordTokenRedemption' | 'deliverSoon'>;
   /** Staff writes (prices, token batches, revocations) are audited in their own transaction (issue 12). */
@@ -97,7 +108,15 @@ export function normalizeUpgradeToken(input: string): string {
  * Upgrades: the price catalogue, the options a key can take, single-use upgrade tokens, and the one way a paid or
  * redeemed upgrade reaches a key (through the keys service's conditional tier change), with its purchased record.
  */
-export function createUpgradesService({ db, keys, analytics, audit, auth, redeemLimits }: UpgradesServiceDeps) {
+export function createUpgradesService({
+  db,
+  tierGuard,
+  keys,
+  analytics,
+  audit,
+  auth,
+  redeemLimits,
+}: UpgradesServiceDeps) {
   async function prices(tx: DbOrTx = db): Promise<UpgradePrice[]> {
     const rows = await repo.listPrices(tx);
     return UPGRADE_PATHS.flatMap((path) => {
@@ -271,7 +290,7 @@ export function createUpgradesService({ db, keys, analytics, audit, auth, redeem
       const token = normalizeUpgradeToken(input.token);
       const tokenHash = hashSecret(token);
       const { from, to } = UPGRADE_PATH_TIERS[input.path];
-      const { key, analyticsEventId } = await db.transaction(async (tx) => {
+      const { key, analyticsEventId, afterCommit } = await db.transaction(async (tx) => {
         const owned = await keys.requireOwnedKey(userId, input.licenseKey, tx);
         if (owned.tier !== from) throw badRequest(TOKEN_MESSAGES.invalidPath, 'invalid_upgrade_path');
         const spent = await repo.spendToken(tx, { tokenHash, path: input.path, userId, keyId: owned.id });
@@ -282,6 +301,8 @@ export function createUpgradesService({ db, keys, analytics, audit, auth, redeem
         );
         // The key changed between the look-up and the update: the transaction rolls back and the token stays unused.
         if (!upgraded) throw conflict(TOKEN_MESSAGES.failed, 'key_changed');
+        // A payment being captured for this key wins (409, rolled back); a pending one no longer applies (void).
+        const afterCommit = await tierGuard.tierChanged(tx, owned.id, to);
         await repo.insertPurchasedUpgrade(tx, {
           userId,
           licenseKeyId: owned.id,
@@ -301,8 +322,9 @@ export function createUpgradesService({ db, keys, analytics, audit, auth, redeem
           fromTier: from,
           toTier: to,
         });
-        return { key: upgraded, analyticsEventId };
+        return { key: upgraded, analyticsEventId, afterCommit };
       });
+      await afterCommit();
       analytics.deliverSoon();
       return { key, message: tokenRedeemedMessage(input.path), analyticsEventId };
     },
@@ -357,7 +379,11 @@ export function createUpgradesService({ db, keys, analytics, audit, auth, redeem
      * A refunded order: its record becomes refunded and the tier goes back when nothing changed since (the key is
      * still the payer's and still at the tier the order gave it). Inside the refund's transaction.
      */
-    async revertPaidUpgrade(order: PaidOrder, tx: DbOrTx): Promise<{ recordRefunded: boolean; tierReverted: boolean }> {
+    async revertPaidUpgrade(
+      order: PaidOrder,
+      tx: DbOrTx,
+      reason: 'refund' | 'dispute' = 'refund',
+    ): Promise<{ recordRefunded: boolean; tierReverted: boolean }> {
       const record = await repo.markPurchaseRefunded(tx, order.id);
       if (!record) return { recordRefunded: false, tierReverted: false };
       const reverted = await keys.changeTier(
@@ -366,12 +392,34 @@ export function createUpgradesService({ db, keys, analytics, audit, auth, redeem
           ownerId: order.userId,
           from: order.toTier,
           to: order.fromTier,
-          reason: 'refund',
+          reason,
           reference: `order:${order.id}`,
         },
         tx,
       );
       return { recordRefunded: true, tierReverted: reverted !== null };
+    },
+
+    /**
+     * A dispute the seller won after its funds were withdrawn (issue 19): the upgrade taken back at the withdrawal is
+     * given again when the key is still the payer's and still at the order's `from` tier, and its record is in force
+     * again. Inside the dispute's transaction.
+     */
+    async reapplyPaidUpgrade(order: PaidOrder, tx: DbOrTx): Promise<{ reapplied: boolean }> {
+      const raised = await keys.changeTier(
+        {
+          keyId: order.licenseKeyId,
+          ownerId: order.userId,
+          from: order.fromTier,
+          to: order.toTier,
+          reason: 'dispute',
+          reference: `order:${order.id}`,
+        },
+        tx,
+      );
+      if (!raised) return { reapplied: false };
+      await repo.markPurchaseCompleted(tx, order.id);
+      return { reapplied: true };
     },
 
     /** §7 GET /keys/check_purchased_upgrades: the caller's upgrades, by source. */

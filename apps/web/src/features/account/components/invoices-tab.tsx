@@ -95,6 +95,7 @@ const STATUS_LABEL: Partial<Record<InvoiceSummary['status'], string>> = {
   review: 'Paid',
   refunded: 'Refunded',
   disputed: 'Disputed',
+  charged_back: 'Charged back',
 };
 
 /** One invoice or credit note: number, date, total (a credit note's as a negative amount), status and its PDF. */

@@ -25,6 +25,8 @@ const CARD_UPGRADE: StaffOrder = {
   provider: 'sandbox',
   provider_payment_id: 'pi_sandbox_41',
   billing_country: 'DE',
+  dispute_state: null,
+  dispute_ref: null,
   vat_id: null,
   vat_consultation_number: null,
   processing_error: null,
@@ -52,6 +54,20 @@ const PAYPAL_PACK: StaffOrder = {
   billing_country: 'AT',
 };
 const PENDING: StaffOrder = { ...CARD_UPGRADE, id: 39, status: 'pending', paid_at: null, provider_payment_id: null };
+const DISPUTED: StaffOrder = {
+  ...CARD_UPGRADE,
+  id: 38,
+  status: 'disputed',
+  dispute_state: 'funds_withdrawn',
+  dispute_ref: 'dp_sandbox_38',
+};
+const VOID: StaffOrder = {
+  ...CARD_UPGRADE,
+  id: 37,
+  status: 'void',
+  paid_at: null,
+  processing_error: 'This upgrade no longer applies: the license is REGULAR now. Nothing was charged.',
+};
 
 const renderPage = (url: string) => renderStaffPage('/staff/orders', <OrdersPage />, url);
 
@@ -85,6 +101,23 @@ describe('the orders page', () => {
     expect(within(card!).getByRole('button', { name: 'Refund' })).toBeTruthy();
     expect(within(paypal!).getByRole('button', { name: 'Refund' })).toBeTruthy();
     expect(within(pending!).queryByRole('button', { name: 'Refund' })).toBeNull();
+  });
+
+  it('shows a dispute with its state and id, and why an order was never charged (issue 19)', async () => {
+    fakeApi({ 'GET /staff/orders': () => json(200, { orders: [DISPUTED, VOID], next_cursor: null }) });
+    renderPage('/staff/orders?dispute=any');
+    const table = await screen.findByRole('table', { name: 'Orders' });
+    await within(table).findByText('Dispute: funds withdrawn');
+    const [disputed, voided] = within(table).getAllByRole('row').slice(1);
+    expect(disputed).toHaveTextContent('disputed');
+    expect(disputed).toHaveTextContent('dp_sandbox_38');
+    expect(within(disputed!).getByRole('button', { name: 'Refund' })).toBeTruthy();
+    expect(voided).toHaveTextContent('void');
+    expect(voided).toHaveTextContent(
+      'This upgrade no longer applies: the license is REGULAR now. Nothing was charged.',
+    );
+    expect(within(voided!).queryByRole('button', { name: 'Refund' })).toBeNull();
+    expect(listQueries().at(-1)).toBe('?dispute=any');
   });
 
   it('a refund says what will happen, needs a reason, and sends it once', async () => {

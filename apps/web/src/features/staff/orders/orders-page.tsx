@@ -1,4 +1,4 @@
-import type { StaffOrder } from '@keyport/shared/contracts/payments';
+import { DISPUTE_STATES, ORDER_STATUSES, type DisputeState, type StaffOrder } from '@keyport/shared/contracts/payments';
 import { formatUsd } from '@keyport/shared/domain/money';
 import { Badge } from '../../../components/ui/badge';
 import { ConfirmAction } from '../components/confirm-action';
@@ -9,13 +9,27 @@ import { createdOrder, NEWEST_FIRST, useTableParams } from '../components/use-ta
 import { useOrders, type OrdersQuery } from './api/list-orders';
 import { useRefundOrder } from './api/refund-order';
 
-const FILTERS = ['status', 'provider'] as const;
+const FILTERS = ['status', 'dispute', 'provider'] as const;
 type Filter = (typeof FILTERS)[number];
 
-const STATUSES = ['pending', 'completed', 'disputed', 'refunded', 'needs_refund', 'review', 'superseded'] as const;
+/** How a dispute stands, in staff words (issue 19). */
+const DISPUTE_LABELS: Record<DisputeState, string> = {
+  open: 'open',
+  funds_withdrawn: 'funds withdrawn',
+  won: 'won',
+  lost: 'lost (charged back)',
+};
 
 const FILTER_FIELDS: FilterField<Filter>[] = [
-  { name: 'status', label: 'Status', options: STATUSES.map((status) => ({ value: status, label: status })) },
+  { name: 'status', label: 'Status', options: ORDER_STATUSES.map((status) => ({ value: status, label: status })) },
+  {
+    name: 'dispute',
+    label: 'Dispute',
+    options: [
+      { value: 'any', label: 'any dispute' },
+      ...DISPUTE_STATES.map((state) => ({ value: state, label: DISPUTE_LABELS[state] })),
+    ],
+  },
   {
     name: 'provider',
     label: 'Paid with',
@@ -70,7 +84,28 @@ const COLUMNS: Column<StaffOrder>[] = [
       </>
     ),
   },
-  { key: 'status', header: 'Status', cell: (order) => <Badge>{order.status}</Badge> },
+  {
+    key: 'status',
+    header: 'Status',
+    cell: (order) => (
+      <div className="space-y-1">
+        <Badge className="bg-slate-100 text-slate-800">{order.status}</Badge>
+        {order.dispute_state ? (
+          <div className="text-xs">
+            <Badge className="rounded-md bg-amber-100 text-amber-900">
+              Dispute: {DISPUTE_LABELS[order.dispute_state]}
+            </Badge>
+            {order.dispute_ref ? (
+              <div className="mt-0.5 font-mono break-all text-slate-500">{order.dispute_ref}</div>
+            ) : null}
+          </div>
+        ) : null}
+        {order.processing_error ? (
+          <div className="max-w-56 text-xs text-slate-600">{order.processing_error}</div>
+        ) : null}
+      </div>
+    ),
+  },
   {
     key: 'provider',
     header: 'Provider',
@@ -114,6 +149,7 @@ export function OrdersPage() {
   const params = useTableParams({ filters: FILTERS, defaultSort: NEWEST_FIRST });
   const query: OrdersQuery = {
     ...(params.filters.status ? { status: params.filters.status as OrdersQuery['status'] } : {}),
+    ...(params.filters.dispute ? { dispute: params.filters.dispute as OrdersQuery['dispute'] } : {}),
     ...(params.filters.provider ? { provider: params.filters.provider as OrdersQuery['provider'] } : {}),
     ...createdOrder(params.sort),
     ...(params.cursor ? { cursor: params.cursor } : {}),
@@ -123,7 +159,7 @@ export function OrdersPage() {
     <>
       <StaffPageHeader
         title="Orders"
-        description="Card and PayPal orders for upgrades and credit packs. A refund goes through the provider; its confirmation then reverts the upgrade or the credits."
+        description="Card and PayPal orders for upgrades and credit packs. A refund goes through the provider; its confirmation then reverts the upgrade or the credits. Disputes follow the provider: withdrawn funds take the upgrade back, a lost dispute charges the order back."
       />
       <TableFilters fields={FILTER_FIELDS} params={params} label="Filter orders" />
       <DataTable

@@ -9,7 +9,7 @@ vi.mock('@paypal/paypal-js', () => ({ loadScript }));
 interface ButtonsOptions {
   createOrder: () => Promise<string>;
   onApprove: (data: { orderID: string }) => Promise<void>;
-  onCancel: () => void;
+  onCancel: (data: Record<string, unknown>) => void;
   onError: (error: unknown) => void;
 }
 
@@ -60,8 +60,10 @@ describe("PayPal's Buttons (with a client id)", () => {
     await expect(options!.createOrder()).resolves.toBe('ORDER-1');
     await options!.onApprove({ orderID: 'ORDER-1' });
     expect(props.onApprove).toHaveBeenCalledWith('ORDER-1');
-    options!.onCancel();
-    expect(props.onCancel).toHaveBeenCalled();
+    options!.onCancel({ orderID: 'ORDER-1' });
+    expect(props.onCancel).toHaveBeenCalledWith('ORDER-1');
+    options!.onCancel({});
+    expect(props.onCancel).toHaveBeenLastCalledWith(null);
     options!.onError(new Error('popup closed'));
     expect(props.onError).toHaveBeenCalled();
   });

@@ -15,7 +15,8 @@ export interface PaypalButtonsProps {
   /** Our create-order; resolves to the PayPal order id, or rejects (the caller has shown why). */
   createOrder: () => Promise<string>;
   onApprove: (orderId: string) => Promise<void>;
-  onCancel: () => void;
+  /** The payer closed PayPal's window without paying: the order it had (when PayPal says which). */
+  onCancel: (orderId: string | null) => void;
   /** PayPal's Buttons failed, or the SDK could not be loaded. */
   onError: () => void;
 }
@@ -76,7 +77,7 @@ export default function PaypalButtons({
         disabled={disabled}
         createOrder={createOrder}
         onApprove={(data) => onApprove(data.orderID)}
-        onCancel={onCancel}
+        onCancel={(data) => onCancel(typeof data.orderID === 'string' ? data.orderID : null)}
         onError={onError}
       />
     </PayPalScriptProvider>

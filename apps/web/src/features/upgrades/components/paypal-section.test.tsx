@@ -193,8 +193,33 @@ describe('PayPal in the Upgrade License dialog (§5 wallet line, §8 wallet paym
         expect(screen.getByTestId('wallet-error')).toHaveTextContent(/^Failed to create PayPal order$/),
       );
 
-      buttonsProps.current!.onCancel();
+      buttonsProps.current!.onCancel(null);
       await waitFor(() => expect(screen.queryByTestId('wallet-error')).toBeNull());
+    });
+
+    it('a checkout cancelled in PayPal’s window is cancelled on the server for good (issue 19)', async () => {
+      const api = fakeApi({
+        'GET /stripe/paypal/config': config,
+        'POST /stripe/paypal/cancel-order': () => json(200, { order: { ...QUOTE, status: 'void' } }),
+      });
+      renderSection();
+      await screen.findByTestId('paypal-sdk-buttons');
+      buttonsProps.current!.onCancel('5O190127TN364715T');
+      await waitFor(() => expect(api.callsTo('POST', '/stripe/paypal/cancel-order')).toHaveLength(1));
+      expect(api.callsTo('POST', '/stripe/paypal/cancel-order')[0]!.body).toEqual({ order_id: '5O190127TN364715T' });
+    });
+
+    it('shows why nothing was charged when the upgrade no longer applies at capture (issue 19)', async () => {
+      const reason = 'This upgrade no longer applies: the license is REGULAR now. Nothing was charged.';
+      fakeApi({
+        'GET /stripe/paypal/config': config,
+        'POST /stripe/paypal/capture-order': () => json(409, { error: reason, code: 'order_void' }),
+      });
+      const { onPaid } = renderSection();
+      await screen.findByTestId('paypal-sdk-buttons');
+      await buttonsProps.current!.onApprove('5O190127TN364715T');
+      expect(await walletError()).toHaveTextContent(reason);
+      expect(onPaid).not.toHaveBeenCalled();
     });
 
     it.each([

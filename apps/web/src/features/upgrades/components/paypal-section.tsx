@@ -5,6 +5,7 @@ import type { OrderQuote } from '@keyport/shared/contracts/payments';
 import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
 import { billingComplete, toBillingInput, type BillingForm } from '@keyport/shared/domain/billing';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { cancelPaypalOrder } from '../api/cancel-paypal-order';
 import { usePaypalConfig } from '../api/get-paypal-config';
 import {
   capturePaypal,
@@ -119,7 +120,11 @@ export function PaypalCheckout(props: PaypalCheckoutProps) {
           disabled={disabled}
           createOrder={createOrder}
           onApprove={approve}
-          onCancel={() => setMessage(null)}
+          onCancel={(orderId) => {
+            setMessage(null);
+            // A cancelled checkout stays cancelled: its order is never captured, even if approved later (issue 19).
+            if (orderId) void cancelPaypalOrder(orderId).catch(() => undefined);
+          }}
           onError={() => {
             if (!explained.current) setMessage(WALLET_MESSAGES.paypalError);
             explained.current = false;

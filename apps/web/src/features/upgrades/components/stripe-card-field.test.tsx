@@ -104,7 +104,8 @@ describe('the card form with a real publishable key (Stripe Elements)', () => {
     expect(screen.getByRole('button', { name: /^Pay/ })).toBeDisabled();
 
     await user.click(screen.getByRole('button', { name: 'type a good card' }));
-    stripe.confirmCardPayment.mockResolvedValue({ paymentIntent: { id: 'pi_123', status: 'succeeded' } });
+    // Manual capture (issue 19): Stripe.js answers the authorized intent; the server's sync captures it.
+    stripe.confirmCardPayment.mockResolvedValue({ paymentIntent: { id: 'pi_123', status: 'requires_capture' } });
     await waitFor(() => expect(screen.getByRole('button', { name: 'Pay $220.00' })).toBeEnabled());
     await user.click(screen.getByRole('button', { name: 'Pay $220.00' }));
     expect(await screen.findByText('License Upgrade Complete!')).toBeInTheDocument();

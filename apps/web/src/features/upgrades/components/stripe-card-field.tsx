@@ -74,7 +74,8 @@ function StripeCard({ onChange, disabled }: Omit<StripeCardFieldProps, 'publisha
         });
         if (result.error) return { ok: false, message: confirmationFailureMessage(result.error.message) };
         const status = result.paymentIntent?.status;
-        if (status === 'succeeded' || status === 'processing') return { ok: true };
+        // Keyport's payments use manual capture: a confirmed card is `requires_capture` until the server captures it.
+        if (status === 'requires_capture' || status === 'succeeded' || status === 'processing') return { ok: true };
         return { ok: false, message: confirmationFailureMessage(null) };
       },
     };

@@ -126,12 +126,27 @@ describe('the dashboard’s PayPal return (§2 query parameters, §4 handled onl
     expect(api.calls).toHaveLength(0);
   });
 
-  it('a cancel says "PayPal checkout was cancelled" once, captures nothing and removes the parameters', async () => {
-    const api = fakeApi({});
+  it('a cancel says "PayPal checkout was cancelled" once, captures nothing, cancels it for good, removes the parameters', async () => {
+    const api = fakeApi({
+      'POST /stripe/paypal/cancel-order': () => json(200, { order: { ...ORDER, status: 'void' } }),
+    });
     await loadPage('/customer/my-keys?paypalCancel=true&token=5O190127TN364715T');
     await waitFor(() => expect(location()).toHaveTextContent(/^\/customer\/my-keys$/));
     expect(toasts()).toEqual([['info', 'PayPal checkout was cancelled']]);
-    expect(api.calls).toHaveLength(0);
+    expect(api.callsTo('POST', '/stripe/paypal/capture-order')).toHaveLength(0);
+    // Issue 19: the server voids the order, so approving it later can never charge.
+    await waitFor(() =>
+      expect(api.callsTo('POST', '/stripe/paypal/cancel-order').map((call) => call.body)).toEqual([
+        { order_id: '5O190127TN364715T' },
+      ]),
+    );
+  });
+
+  it('says why nothing was charged when the upgrade no longer applied at the capture (issue 19)', async () => {
+    const reason = 'This upgrade no longer applies: the license is REGULAR now. Nothing was charged.';
+    fakeApi({ 'POST /stripe/paypal/capture-order': () => json(409, { error: reason, code: 'order_void' }) });
+    await loadPage('/customer/my-keys?paypalReturn=true&token=5O190127TN364715T');
+    await waitFor(() => expect(toasts()).toEqual([['error', reason]]));
   });
 
   it('leaves a dashboard URL without return parameters alone', async () => {

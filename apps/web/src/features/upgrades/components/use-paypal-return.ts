@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { queryKeys } from '../../../lib/query-keys';
 import { announceCreditsPurchase } from '../credits-checkout/announce-credits-purchase';
 import { CREDITS_CHECKOUT_MESSAGES } from '../credits-checkout/pay-for-credit-pack';
+import { cancelPaypalOrder } from '../api/cancel-paypal-order';
 import { capturePaypal } from '../payment/pay-with-paypal';
 import { hasPaypalReturn, PAYPAL_RETURN_PARAMS } from './paypal-return-params';
 
@@ -70,6 +71,8 @@ export function usePaypalReturn() {
 
     if (cancelled) {
       toast.info(PAYPAL_RETURN_MESSAGES.cancelled);
+      // The cancel sticks: the server voids the order, so approving it later can never charge (issue 19).
+      if (orderId) void cancelPaypalOrder(orderId).catch(() => undefined);
       return;
     }
     if (!returned) return; // a stray token or orderId: nothing to do
@@ -91,7 +94,8 @@ export function usePaypalReturn() {
       if (captured.status === 'succeeded') {
         // Completed Upgrade Purchase is the server's event, recorded with the settled order (issue 19).
         toast.success(PAYPAL_RETURN_MESSAGES.completed);
-      } else toast.error(PAYPAL_RETURN_MESSAGES.failed);
+        // Nothing was charged (the upgrade no longer applied, the checkout was replaced or expired): the server's why.
+      } else toast.error(captured.notCharged ? captured.message : PAYPAL_RETURN_MESSAGES.failed);
       void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
       void queryClient.invalidateQueries({ queryKey: queryKeys.purchasedUpgrades });
       void queryClient.invalidateQueries({ queryKey: queryKeys.upgradeOptionsAll });

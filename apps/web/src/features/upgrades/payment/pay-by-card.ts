@@ -54,7 +54,12 @@ export async function payByCard({
     let synced;
     try {
       synced = await syncPaymentIntent(intent.id);
-    } catch {
+    } catch (error) {
+      // Refused before any money moved (replaced, cancelled, expired, no longer applicable; a capture the provider
+      // declined): the server says why. Anything else: the provider's event completes the order on its own.
+      if (error instanceof ApiError && (error.status === 409 || error.status === 402) && serverMessageOf(error)) {
+        return { status: 'error', message: error.message };
+      }
       return { status: 'error', message: followUp.pending };
     }
     if (synced.order.status === 'completed') return { status: 'succeeded', order: synced.order, key: synced.key };

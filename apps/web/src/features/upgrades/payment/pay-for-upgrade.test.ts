@@ -64,6 +64,19 @@ describe('payForUpgrade (§4 Payment, §8 card texts)', () => {
     expect(outcome).toEqual({ status: 'error', message: PAYMENT_FOLLOW_UP.notApplied });
   });
 
+  it.each([
+    ['order_void', 'This upgrade no longer applies: the license is REGULAR now. Nothing was charged.'],
+    ['order_superseded', 'This payment was replaced by a newer one. Nothing was charged.'],
+    ['order_expired', 'This payment expired before it was completed. Nothing was charged. Please start again.'],
+  ])('says why nothing was charged when the sync refuses the order (%s, issue 19)', async (code, error) => {
+    fakeApi({
+      'POST /stripe/payment-intents': created,
+      'POST /stripe/payment-intents/pi_sandbox_abc/sync': () => json(409, { error, code }),
+    });
+    const outcome = await payForUpgrade({ option: TO_REGULAR, licenseKey: LITE_KEY, billing, confirmer: approves });
+    expect(outcome).toEqual({ status: 'error', message: error });
+  });
+
   it('says the upgrade is on its way when the sync cannot be reached after a confirmed payment', async () => {
     const fake = fakeApi({ 'POST /stripe/payment-intents': created });
     const outcome = await payForUpgrade({ option: TO_REGULAR, licenseKey: LITE_KEY, billing, confirmer: approves });

@@ -118,6 +118,12 @@ describe('capturePaypal (§7 capture-order)', () => {
     expect(await capturePaypal('5O190127TN364715T')).toEqual({ status: 'error', message: text });
   });
 
+  it("a refusal before any money moved says the server's why (issue 19)", async () => {
+    const error = 'This upgrade no longer applies: the license is REGULAR now. Nothing was charged.';
+    fakeApi({ 'POST /stripe/paypal/capture-order': () => json(409, { error, code: 'order_void' }) });
+    expect(await capturePaypal('5O190127TN364715T')).toEqual({ status: 'error', message: error, notCharged: true });
+  });
+
   it('names every §8 wallet text exactly', () => {
     expect(Object.values(WALLET_MESSAGES)).toEqual([
       'No price configured',

@@ -25,7 +25,15 @@ export const WALLET_MESSAGES = {
 export type StartedPaypalOrder = { ok: true; orderId: string; approveUrl: string } | { ok: false; message: string };
 
 export type CapturedPaypalOrder =
-  { status: 'succeeded'; order: OrderQuote; key: Key | null } | { status: 'error'; message: string };
+  | { status: 'succeeded'; order: OrderQuote; key: Key | null }
+  /** `notCharged`: the server refused before any money moved and `message` is its reason (issue 19). */
+  | { status: 'error'; message: string; notCharged?: boolean };
+
+/**
+ * The refusals that mean nothing was (or will be) charged: the order was replaced, cancelled, expired, or its upgrade no
+ * longer applies. The server's message says which; it is shown instead of §8's generic texts.
+ */
+export const NOT_CHARGED_CODES: readonly string[] = ['order_void', 'order_superseded', 'order_expired'];
 
 /**
  * Creates the pending order and its PayPal order for an upgrade: the same ownership, path, price and VAT checks as
@@ -83,6 +91,9 @@ export async function capturePaypal(orderId: string): Promise<CapturedPaypalOrde
   try {
     captured = await capturePaypalOrder(orderId);
   } catch (error) {
+    if (error instanceof ApiError && NOT_CHARGED_CODES.includes(error.code)) {
+      return { status: 'error', message: error.message, notCharged: true };
+    }
     const refused = error instanceof ApiError && !isNetworkError(error);
     return { status: 'error', message: refused ? WALLET_MESSAGES.captureFailed : WALLET_MESSAGES.finalizeFailed };
   }

@@ -15,7 +15,9 @@ export function sandboxConfirmer(cardNumber: string): CardConfirmer {
         return { ok: true };
       } catch (error) {
         const declined = error instanceof ApiError && error.status === 402 && serverMessage(error) !== null;
-        return { ok: false, message: confirmationFailureMessage(declined ? error.message : null) };
+        // A payment that was cancelled or replaced (409): the server says why, as Stripe.js's error would.
+        const refused = error instanceof ApiError && error.status === 409 && serverMessage(error) !== null;
+        return { ok: false, message: confirmationFailureMessage(declined || refused ? error.message : null) };
       }
     },
   };

@@ -1,0 +1,103 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import { ORDER_MESSAGES } from './order-messages';
+import * as repo from './payments.repo';
+
+/** A pending order nobody touched for this long is abandoned (issue 19). */
+export const ABANDONED_AFTER_MS = 24 * 60 * 60_000;
+/**
+ * A claim older than this belongs to a process that died mid-capture: every provider call has a timeout far shorter
+ * (Stripe 20 s with two retries, PayPal 20 s), so no live request still holds it.
+ */
+export const STALE_CAPTURE_AFTER_MS = 10 * 60_000;
+/** Orders per sweep and kind (the next sweep takes the rest). */
+const BATCH = 100;
+
+export interface OrderSweeperDeps {
+  db: Db;
+  /** Card orders: an abandoned one with an authorized card is captured rather than expired; releases, resumes. */
+  card: {
+    resumeCardOrder(order: repo.OrderRow): Promise<'captured' | 'open'>;
+    resumeCardCapture(order: repo.OrderRow): Promise<void>;
+    releaseOrders(orders: repo.OrderRow[]): Promise<void>;
+  };
+  /** PayPal orders: a claimed capture is resumed. */
+  wallet: { resumeCapture(order: repo.OrderRow): Promise<void> };
+  /** Provider names of the wallet (PayPal or its sandbox): its orders are never captured by the sweeper. */
+  walletProviders: string[];
+  intervalMs: number;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Orders that nobody finishes (issue 19): pending orders abandoned for a day expire (staff see `expired`, their card
+ * payment is released; an authorized card is captured instead, as its webhook would have), and captures whose process
+ * died after the claim are resumed (the key is still held, so capturing is still safe). Every step is a conditional
+ * update, so several processes may sweep at once. Runs on an unref'd timer started and stopped with the app.
+ */
+export function createOrderSweeper(deps: OrderSweeperDeps) {
+  const { db, card, wallet, log } = deps;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+
+  /** Expires pending orders untouched since `now` − ABANDONED_AFTER_MS; answers how many expired. */
+  async function expireAbandonedOrders(now: Date): Promise<number> {
+    const before = new Date(now.getTime() - ABANDONED_AFTER_MS);
+    const expired: repo.OrderRow[] = [];
+    for (const order of await repo.findAbandonedOrders(db, before, BATCH)) {
+      try {
+        const isWallet = deps.walletProviders.includes(order.provider);
+        if (!isWallet && (await card.resumeCardOrder(order)) === 'captured') continue;
+        const row = await repo.expireOrder(db, order.id, before, ORDER_MESSAGES.expired);
+        if (row) expired.push(row);
+      } catch (error) {
+        log.warn({ err: error, orderId: order.id }, 'could not expire an abandoned order; next sweep');
+      }
+    }
+    await card.releaseOrders(expired);
+    if (expired.length > 0) log.info({ count: expired.length }, 'abandoned orders expired');
+    return expired.length;
+  }
+
+  /** Resumes captures claimed before `now` − STALE_CAPTURE_AFTER_MS; answers how many it tried. */
+  async function recoverStaleCaptures(now: Date): Promise<number> {
+    const before = new Date(now.getTime() - STALE_CAPTURE_AFTER_MS);
+    const stale = await repo.findStaleCaptures(db, before, BATCH);
+    for (const order of stale) {
+      try {
+        if (deps.walletProviders.includes(order.provider)) await wallet.resumeCapture(order);
+        else await card.resumeCardCapture(order);
+      } catch (error) {
+        log.warn({ err: error, orderId: order.id }, 'could not resume a capture; next sweep');
+      }
+    }
+    return stale.length;
+  }
+
+  async function sweep(now: Date) {
+    return { recovered: await recoverStaleCaptures(now), expired: await expireAbandonedOrders(now) };
+  }
+
+  return {
+    expireAbandonedOrders,
+    recoverStaleCaptures,
+    sweep,
+    start(): void {
+      if (timer) return;
+      timer = setInterval(() => {
+        if (running) return; // the previous sweep is still at it
+        running = sweep(new Date())
+          .catch((error: unknown) => log.error({ err: error }, 'order sweep failed; retried next time'))
+          .finally(() => (running = null));
+      }, deps.intervalMs);
+      timer.unref();
+    },
+    /** Stops the timer and waits for a sweep under way. */
+    async stop(): Promise<void> {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+    },
+  };
+}
+export type OrderSweeper = ReturnType<typeof createOrderSweeper>;
