@@ -236,23 +236,17 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   });
 
   app.addHook('onClose', async () => {
-    await app.services.orderSweeper.stop();
     // Running jobs finish (or give their claims back) before the database closes; waiting ones stay queued for the
     // next process that starts.
     await app.services.jobs.stop();
     // The check-ins counted since the last flush reach the database before it closes.
     await app.services.checkinFlusher.stop();
-    await app.services.invoices.stopCompletingEurLines();
   });
   app.addHook('onReady', async () => {
     await app.services.ensureCatalogue();
     // Emails, analytics and sandbox events left waiting by an earlier process go out now.
     app.services.jobs.start();
     app.services.checkinFlusher.start();
-    // Invoices issued while the ECB did not answer get their VAT in EUR (ADR 036).
-    app.services.invoices.startCompletingEurLines();
-    // Abandoned orders expire, interrupted captures resume (issue 19; to move onto the job engine's recurring jobs).
-    app.services.orderSweeper.start();
   });
   return app;
 }

@@ -19,7 +19,7 @@ import { createKeysService } from './modules/keys/keys.service';
 import { createBillingService } from './modules/billing/billing.service';
 import { createPaymentsService } from './modules/payments/payments.service';
 import { createAuditService } from './modules/audit/audit.service';
-import { createInvoicesService } from './modules/invoices/invoices.service';
+import { createInvoicesService, scheduleEurLineCompletion } from './modules/invoices/invoices.service';
 import { createUpgradesService } from './modules/upgrades/upgrades.service';
 import { createCreditsService } from './modules/credits/credits.service';
 import { createCreditPacksService } from './modules/credits/credit-packs.service';
@@ -32,7 +32,7 @@ import type { PaypalWalletProvider } from './integrations/wallet/paypal-adapter'
 import type { SandboxWalletProvider } from './integrations/wallet/sandbox-adapter';
 import { createWalletService } from './modules/payments/wallet.service';
 import { createStaffOrdersService } from './modules/payments/staff-orders.service';
-import { createOrderSweeper } from './modules/payments/order-sweeper';
+import { createOrderSweeper, scheduleOrderSweeps } from './modules/payments/order-sweeper';
 import { createVatChecker } from './integrations/vies/create-vat-checker';
 import { createExchangeRates } from './integrations/exchange-rates/create-exchange-rates';
 import type { ExchangeRates } from './integrations/exchange-rates/port';
@@ -63,9 +63,6 @@ const SANDBOX_PRICE_IDS = {
 } as const;
 
 const TOO_MANY_PAYMENTS = 'Too many payment attempts. Please wait a few minutes and try again.';
-
-/** How often abandoned orders are expired and interrupted captures resumed (issue 19). */
-const ORDER_SWEEP_INTERVAL_MS = 5 * 60_000;
 
 /** Adapters a caller may swap (tests use the same config-driven choice; this only lets them observe). */
 export interface Adapters {
@@ -331,9 +328,12 @@ export function createServices(
     card: payments,
     wallet,
     walletProviders: ['paypal', 'paypal_sandbox'],
-    intervalMs: ORDER_SWEEP_INTERVAL_MS,
     log,
   });
+  // Recurring jobs, once per period across all processes (ADR 038): abandoned orders expire and interrupted captures
+  // resume (issue 19); invoices issued while the ECB did not answer get their VAT in EUR (ADR 036).
+  scheduleOrderSweeps(jobs, orderSweeper);
+  scheduleEurLineCompletion(jobs, invoices);
   // The §9 prices on first start; the sandbox has its own price ids, Stripe's are set by staff (PUT
   // /staff/upgrade-prices) — until then the dialog says 'No Price ID configured …'.
   const customersAdmin = createCustomersAdminService({

@@ -270,7 +270,9 @@ describe('sandbox payments: delivery', () => {
       'warn sandbox payment event failed; retrying with backoff',
       'info sandbox payment event succeeded after a retry',
     ]);
-    expect(logs[0]).toMatchObject({ data: { type: 'payment_intent.amount_capturable_updated', reason: expect.any(String) } });
+    expect(logs[0]).toMatchObject({
+      data: { type: 'payment_intent.amount_capturable_updated', reason: expect.any(String) },
+    });
     expect(logs[1]).toMatchObject({ data: { attempts: 3 } });
     const logged = JSON.stringify(logs);
     expect(logged).not.toContain(webhookSecret);

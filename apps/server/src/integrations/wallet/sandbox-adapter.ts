@@ -257,7 +257,13 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
           .where(and(eq(sandboxPaypalOrders.id, ref), eq(sandboxPaypalOrders.status, 'COMPLETED')))
           .returning();
         if (updated) {
-          await emit(tx, 'CUSTOMER.DISPUTE.CREATED', 'dispute', 'A new dispute opened', disputeResource(updated, dispute));
+          await emit(
+            tx,
+            'CUSTOMER.DISPUTE.CREATED',
+            'dispute',
+            'A new dispute opened',
+            disputeResource(updated, dispute),
+          );
         }
         return updated;
       });
@@ -279,7 +285,13 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
           .where(and(eq(sandboxPaypalOrders.id, ref), sql`${sandboxPaypalOrders.dispute}->>'status' = 'open'`))
           .returning();
         if (updated) {
-          await emit(tx, 'CUSTOMER.DISPUTE.RESOLVED', 'dispute', 'A dispute was resolved', disputeResource(updated, dispute));
+          await emit(
+            tx,
+            'CUSTOMER.DISPUTE.RESOLVED',
+            'dispute',
+            'A dispute was resolved',
+            disputeResource(updated, dispute),
+          );
         }
         return updated;
       });

@@ -11,6 +11,7 @@ import {
   type EurReferenceRate,
   type ExchangeRates,
 } from '../../integrations/exchange-rates/port';
+import type { Jobs } from '../jobs/jobs.service';
 import type { AuditService } from '../audit/audit.service';
 import type { Settlement } from '../payments/payments.service';
 import { needsEurLine, toEurCents } from './eur-line';
@@ -31,8 +32,28 @@ export const INVOICE_NOT_FOUND = 'Invoice not found.';
 export const INVOICE_INCOMPLETE =
   'This invoice is not complete yet: the ECB exchange rate for its VAT in EUR could not be fetched. Please try again in a few minutes.';
 
-/** How often documents issued without their EUR line are completed (and once when the app starts). */
+/** How often documents issued without their EUR line are completed (a recurring job, `scheduleEurLineCompletion`). */
 export const EUR_LINE_RETRY_MS = 10 * 60_000;
+export const COMPLETE_EUR_LINES = 'invoices.complete-eur-lines';
+
+/** Registers the completion of missing EUR lines as a job of the engine (ADR 038), every EUR_LINE_RETRY_MS. */
+export function scheduleEurLineCompletion(
+  jobs: Pick<Jobs, 'register' | 'schedule'>,
+  invoices: Pick<InvoicesService, 'completeMissingEurLines'>,
+): void {
+  jobs.register({
+    kind: COMPLETE_EUR_LINES,
+    what: 'VAT in EUR completion',
+    maxAttempts: 3,
+    backoff: { baseMs: 60_000, maxMs: 5 * 60_000 },
+    leaseMs: 5 * 60_000,
+    describe: () => 'Complete the VAT in EUR of invoices issued while the ECB did not answer',
+    async handler() {
+      await invoices.completeMissingEurLines();
+    },
+  });
+  jobs.schedule('complete-eur-lines', COMPLETE_EUR_LINES, EUR_LINE_RETRY_MS);
+}
 
 export interface InvoicesServiceDeps {
   db: Db;
@@ -60,8 +81,6 @@ export interface Reader {
 export function createInvoicesService(deps: InvoicesServiceDeps) {
   const { db, seller, audit, log } = deps;
   const now = deps.now ?? (() => new Date());
-  let retryTimer: NodeJS.Timeout | null = null;
-  let retrying: Promise<unknown> | null = null;
 
   /**
    * The EUR line of a document: an invoice's from the rate fetched for it (null when the rate could not be had: the
@@ -348,27 +367,6 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
     },
 
     completeMissingEurLines,
-
-    /** Completes missing EUR lines now and every EUR_LINE_RETRY_MS until `stop` (started with the app). */
-    startCompletingEurLines() {
-      if (retryTimer) return;
-      const run = () => {
-        retrying ??= completeMissingEurLines()
-          .catch((error: unknown) => log.warn({ err: error }, 'completing VAT in EUR failed; tried again later'))
-          .finally(() => {
-            retrying = null;
-          });
-      };
-      run();
-      retryTimer = setInterval(run, EUR_LINE_RETRY_MS);
-      retryTimer.unref();
-    },
-
-    async stopCompletingEurLines() {
-      if (retryTimer) clearInterval(retryTimer);
-      retryTimer = null;
-      await retrying;
-    },
 
     /** The invoice of an order the caller already proved is theirs (the receipt route); 404 when never invoiced. */
     async pdfForOrder(orderId: number) {

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
+import type { Jobs } from '../jobs/jobs.service';
 import { ORDER_MESSAGES } from './order-messages';
 import * as repo from './payments.repo';
 
@@ -25,7 +26,6 @@ export interface OrderSweeperDeps {
   wallet: { resumeCapture(order: repo.OrderRow): Promise<void> };
   /** Provider names of the wallet (PayPal or its sandbox): its orders are never captured by the sweeper. */
   walletProviders: string[];
-  intervalMs: number;
   log: FastifyBaseLogger;
 }
 
@@ -33,12 +33,11 @@ export interface OrderSweeperDeps {
  * Orders that nobody finishes (issue 19): pending orders abandoned for a day expire (staff see `expired`, their card
  * payment is released; an authorized card is captured instead, as its webhook would have), and captures whose process
  * died after the claim are resumed (the key is still held, so capturing is still safe). Every step is a conditional
- * update, so several processes may sweep at once. Runs on an unref'd timer started and stopped with the app.
+ * update, so several processes may sweep at once. Runs as a recurring job (`scheduleOrderSweeps`), once per period
+ * across all processes.
  */
 export function createOrderSweeper(deps: OrderSweeperDeps) {
   const { db, card, wallet, log } = deps;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
 
   /** Expires pending orders untouched since `now` − ABANDONED_AFTER_MS; answers how many expired. */
   async function expireAbandonedOrders(now: Date): Promise<number> {
@@ -82,22 +81,26 @@ export function createOrderSweeper(deps: OrderSweeperDeps) {
     expireAbandonedOrders,
     recoverStaleCaptures,
     sweep,
-    start(): void {
-      if (timer) return;
-      timer = setInterval(() => {
-        if (running) return; // the previous sweep is still at it
-        running = sweep(new Date())
-          .catch((error: unknown) => log.error({ err: error }, 'order sweep failed; retried next time'))
-          .finally(() => (running = null));
-      }, deps.intervalMs);
-      timer.unref();
-    },
-    /** Stops the timer and waits for a sweep under way. */
-    async stop(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
   };
 }
 export type OrderSweeper = ReturnType<typeof createOrderSweeper>;
+
+export const SWEEP_ORDERS = 'payments.sweep-orders';
+/** How often abandoned orders are looked for and interrupted captures resumed (across all processes). */
+export const ORDER_SWEEP_INTERVAL_MS = 5 * 60_000;
+
+/** Registers the order sweep as a job of the engine (ADR 038) and schedules it every ORDER_SWEEP_INTERVAL_MS. */
+export function scheduleOrderSweeps(jobs: Pick<Jobs, 'register' | 'schedule'>, sweeper: OrderSweeper): void {
+  jobs.register({
+    kind: SWEEP_ORDERS,
+    what: 'order sweep',
+    maxAttempts: 3,
+    backoff: { baseMs: 30_000, maxMs: 2 * 60_000 },
+    leaseMs: 10 * 60_000,
+    describe: () => 'Expire abandoned orders, resume interrupted captures',
+    async handler(_payload, context) {
+      await sweeper.sweep(context.now());
+    },
+  });
+  jobs.schedule('sweep-orders', SWEEP_ORDERS, ORDER_SWEEP_INTERVAL_MS);
+}
