@@ -20,7 +20,9 @@ export function ReleaseDetail({ id }: { id: number }) {
       <div>
         <h3 className="mb-2 text-sm font-semibold text-slate-800">Stores running it ({release.stores})</h3>
         {stores.length === 0 ? (
-          <p className="text-sm text-slate-600">No store runs this version yet (by its newest download or license check-in).</p>
+          <p className="text-sm text-slate-600">
+            No store runs this version yet (by its newest download or license check-in).
+          </p>
         ) : (
           <ul className="space-y-1 text-sm text-slate-700">
             {stores.map((store) => (
