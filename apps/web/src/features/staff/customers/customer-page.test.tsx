@@ -48,6 +48,26 @@ describe('CustomerPage', () => {
     expect(within(section('Store reports')).getByText('No store reports.')).toBeTruthy();
   });
 
+  it("never prints the stored 'None' (§3: it means empty) as a store domain", async () => {
+    const connected = { ...CUSTOMER.keys[0]!, secondary_url: 'None', linked_app_store: 'None' };
+    const unconnected = {
+      ...CUSTOMER.keys[0]!,
+      id: 42,
+      api_key: 'FFFFF-GGGGG-HHHHH-IIIII-JJJJJ',
+      main_url: 'None',
+      myshopify: ' none ',
+      secondary_url: 'None',
+      linked_app_store: null,
+    };
+    fakeApi({ 'GET /staff/customers/7': () => json(200, { ...CUSTOMER, keys: [connected, unconnected] }) });
+    renderPage();
+    const keys = await screen.findByRole('region', { name: 'Keys (2)' });
+    expect(within(keys).queryByText(/none/i)).toBeNull();
+    const rows = within(keys).getAllByRole('row').slice(1);
+    expect(within(rows[0]!).getByText('https://mia-shop.com')).toBeTruthy();
+    expect(within(rows[1]!).getByText('Not connected')).toBeTruthy();
+  });
+
   it('grants credits with a reason and shows the new balance', async () => {
     let current: StaffCustomer = CUSTOMER;
     const api = fakeApi({
