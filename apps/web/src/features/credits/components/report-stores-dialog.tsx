@@ -43,7 +43,8 @@ interface ReportStoresDialogProps {
 export default function ReportStoresDialog({ onClose, onReported }: ReportStoresDialogProps) {
   const [rows, setRows] = useState<Row[]>(emptyRows);
   const [notice, setNotice] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<{ message: string; tone: 'error' | 'info' } | null>(null);
+  // The verdict on the rows ('…Check the validation status below.') sits above them; a failure to send, above the button.
+  const [outcome, setOutcome] = useState<{ message: string; tone: 'error' | 'info'; aboveRows?: boolean } | null>(null);
   const report = useReportStores();
   const baseId = useId();
   const complete = rows.every((row) => row.value.trim() !== '');
@@ -80,7 +81,7 @@ export default function ReportStoresDialog({ onClose, onReported }: ReportStores
             current.map((row, i) => ({ ...row, validation: result.validations[i] ?? row.validation })),
           );
           if (!result.ok) {
-            setOutcome({ message: REPORT_MESSAGES.notQualified, tone: 'error' });
+            setOutcome({ message: REPORT_MESSAGES.notQualified, tone: 'error', aboveRows: true });
             return;
           }
           toast.success(REPORT_MESSAGES.credited);
@@ -112,6 +113,7 @@ export default function ReportStoresDialog({ onClose, onReported }: ReportStores
           }}
           className="space-y-3"
         >
+          {outcome?.aboveRows ? <Alert tone={outcome.tone}>{outcome.message}</Alert> : null}
           {rows.map((row, index) => {
             const inputId = `${baseId}-store-${index}`;
             const statusId = `${inputId}-status`;
@@ -155,7 +157,7 @@ export default function ReportStoresDialog({ onClose, onReported }: ReportStores
               {notice}
             </p>
           ) : null}
-          {outcome ? <Alert tone={outcome.tone}>{outcome.message}</Alert> : null}
+          {outcome && !outcome.aboveRows ? <Alert tone={outcome.tone}>{outcome.message}</Alert> : null}
           {complete ? null : (
             <p id={`${baseId}-hint`} className="text-sm text-slate-600">
               {REPORT_MESSAGES.allRequired}
