@@ -21,6 +21,7 @@ import {
   type Call,
 } from '../test/fake-api';
 import UpgradeDialog from './upgrade-dialog';
+import { VAT_OTHER_COUNTRY } from './vat-id-field';
 import { queryKeys } from '../../../lib/query-keys';
 import { fill, fillBilling, fillCard, panelState, summary } from '../test/purchase-form';
 
@@ -300,6 +301,22 @@ describe('VAT ID verification (§4)', () => {
     await user.type(vatField, '0');
     expect(status()).toHaveAttribute('data-status', 'idle');
     expect(summary()).toHaveTextContent('VAT (19%)$22.80');
+  });
+
+  it('a number verified for one country is not shown as verified once the billing country changes', async () => {
+    const { fake, vatField, status, user } = await business({ 'POST /stripe/vat/verify': valid });
+    await user.type(vatField, 'DE123456789');
+    await waitFor(() => expect(status()).toHaveTextContent('VAT number verified'), { timeout: 3_000 });
+
+    await user.selectOptions(screen.getByLabelText('Country'), 'AT');
+    expect(status()).not.toHaveTextContent('VAT number verified');
+    expect(status()).toHaveTextContent(VAT_OTHER_COUNTRY('Germany'));
+    await waitFor(() => expect(summary()).toHaveTextContent('VAT (20%)$24.00'));
+
+    // Back to the number's own country: verified again, without asking VIES a second time.
+    await user.selectOptions(screen.getByLabelText('Country'), 'DE');
+    expect(status()).toHaveTextContent('VAT number verified');
+    expect(fake.callsTo('POST', '/stripe/vat/verify')).toHaveLength(1);
   });
 
   it("shows 'VAT number is not valid' and 'Failed to verify VAT number. Please try again.'", async () => {
