@@ -414,6 +414,21 @@ describe('Paying by card (§4 Payment, §8 card texts)', () => {
     expect(screen.getByRole('button', { name: /^Pay/ })).toBeEnabled();
   });
 
+  it("'Your card was declined.' goes as soon as the person starts typing another card", async () => {
+    const { pay, user } = await readyToPay(
+      {
+        'POST /stripe/payment-intents': created,
+        'POST /sandbox/stripe/confirm': () => json(402, { error: 'Your card was declined.', code: 'card_declined' }),
+      },
+      '4000000000000002',
+    );
+    await pay();
+    expect(await screen.findByText('Your card was declined.')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Card number'));
+    await user.type(screen.getByLabelText('Card number'), '4242');
+    expect(screen.queryByText('Your card was declined.')).toBeNull();
+  });
+
   it.each([
     ['no error body', () => json(502, null, 'Bad Gateway'), 'Failed to create payment intent: Bad Gateway'],
     [
