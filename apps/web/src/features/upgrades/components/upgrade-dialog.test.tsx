@@ -502,6 +502,7 @@ describe('Use Token (§5, §8)', () => {
     await user.click(redeem);
     expect(screen.getByRole('alert')).toHaveTextContent('Please enter your upgrade token');
     await user.type(screen.getByLabelText('Upgrade token'), ' UPG-1234 ');
+    expect(screen.getByLabelText('Upgrade token')).toHaveValue('UPG-1234'); // §5: the token is trimmed, in the box too
     await user.click(redeem);
     expect(screen.getByRole('alert')).toHaveTextContent('Please select an upgrade type first');
 
