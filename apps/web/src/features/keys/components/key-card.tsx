@@ -1,7 +1,7 @@
 import { ChevronRight, Globe, MoreVertical, Store, Unplug } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { cardTier, isStoreConnected, type StoreCard } from '@keyport/shared/domain/store-card';
+import { cardTier, isStoreConnected, storeCardLabel, type StoreCard } from '@keyport/shared/domain/store-card';
 import { Badge } from '../../../components/ui/badge';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { ActionsMenu } from '../../../components/ui/actions-menu';
@@ -67,7 +67,7 @@ export function KeyCard({ card, onDisconnect, focused = false, actions, upgrade 
         </div>
 
         {/* Issue 13: a connected key's theme checks in; one without a token has nothing to show yet. */}
-        {connected ? <KeyHealthPanel keyId={card.id} /> : null}
+        {connected ? <KeyHealthPanel keyId={card.id} cardLabel={storeCardLabel(card)} /> : null}
 
         {focused ? (
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-lg bg-slate-50 p-3 text-sm">
