@@ -5,6 +5,7 @@ import { SettingsDialogProvider } from '../features/account/components/settings-
 import { UserMenu } from '../features/account/components/user-menu';
 import { CreditsDialogsHost } from '../features/credits/components/credits-dialogs-host';
 import { CreditsMenu } from './credits-menu';
+import { QuickActionsMenu } from './quick-actions-menu';
 import { RequireAuth } from './require-auth';
 import { paths } from '../lib/paths';
 import { useActiveOnSite } from '../lib/analytics';
@@ -28,7 +29,7 @@ export function AppShell() {
                 <KeyRound aria-hidden="true" className="size-5" />
                 Keyport
               </Link>
-              <UserMenu credits={<CreditsMenu />} />
+              <UserMenu credits={<CreditsMenu />} quickActions={<QuickActionsMenu />} />
             </div>
           </header>
           <main id="main">

@@ -37,6 +37,12 @@ const withoutDialog = (current: URLSearchParams) => {
   return next;
 };
 
+/**
+ * The history state for a link that opens a dialog over the page it is on (so closing it goes back to that entry).
+ * A link from another page leaves it out: closing the dialog then stays on the page it opened.
+ */
+export const URL_DIALOG_LINK_STATE = { [PUSHED]: true } as const;
+
 /** The search of `/customer/my-keys` (or any page) with a dialog open: for links that open one. */
 export function searchWithDialog(search: string, name: UrlDialogName, keyId?: number): string {
   return `?${withDialog(new URLSearchParams(search), name, keyId).toString()}`;
@@ -58,7 +64,7 @@ export function useUrlDialog() {
       name === dialog && (keyId === undefined ? key === null : key === String(keyId)),
     /** A new history entry: Back closes the dialog. */
     open: (dialog: UrlDialogName, keyId?: number) =>
-      setParams((current) => withDialog(current, dialog, keyId), { state: { [PUSHED]: true } }),
+      setParams((current) => withDialog(current, dialog, keyId), { state: URL_DIALOG_LINK_STATE }),
     /** The next dialog of the same step (Upgrade Options → Upgrade License): one Back still closes it. */
     switchTo: (dialog: UrlDialogName, keyId?: number) =>
       setParams((current) => withDialog(current, dialog, keyId), { replace: true, state: location.state }),

@@ -61,7 +61,6 @@ export function MyKeysPage() {
         updates={<UpdatesPanel />}
       >
         <KeysBoard
-          initialQuery={params.get('q') ?? ''}
           links={config.data?.links}
           renderActions={(card, key) => <KeyCardActions card={card} licenseKey={key} />}
           renderUpgrade={(_card, key) => <CardUpgradeAction licenseKey={key} />}
