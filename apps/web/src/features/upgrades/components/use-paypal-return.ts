@@ -1,11 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { ANALYTICS_EVENT_IDS, track } from '../../../lib/analytics';
 import { queryKeys } from '../../../lib/query-keys';
 import type { OrderQuote } from '@keyport/shared/contracts/payments';
 import type { Key } from '@keyport/shared/contracts/keys';
+import { findUpgradePath, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
+import { restoreReturnView } from '../../../lib/return-view';
 import { announceCreditsPurchase } from '../credits-checkout/announce-credits-purchase';
 import { CREDITS_CHECKOUT_MESSAGES } from '../credits-checkout/pay-for-credit-pack';
 import { capturePaypal } from '../payment/pay-with-paypal';
@@ -41,6 +43,17 @@ export function claimPaypalCapture(orderId: string): boolean {
   return true;
 }
 
+/** A paid upgrade the return completed: the key as it is now and the path it took. */
+export interface PaypalUpgrade {
+  key: Key;
+  path: UpgradePath;
+}
+
+const upgradeOf = (order: OrderQuote, key: Key | null): PaypalUpgrade | null => {
+  const path = order.from && order.to ? findUpgradePath(order.from, order.to) : null;
+  return key && path ? { key, path } : null;
+};
+
 /** Navigations (history entries) already handled: a cancel toast shows once per return, not per effect run. */
 const handledNavigations = new Set<string>();
 
@@ -49,7 +62,9 @@ const handledNavigations = new Set<string>();
  * `orderId=…`) captures the order once, says how it went, and refreshes the keys; on `?paypalCancel=true` says the
  * checkout was cancelled. The parameters are removed at once, replacing the history entry.
  */
-export function usePaypalReturn() {
+export function usePaypalReturn(options: { onUpgraded?: (upgrade: PaypalUpgrade) => void } = {}) {
+  const onUpgraded = useRef(options.onUpgraded);
+  onUpgraded.current = options.onUpgraded;
   const [params, setParams] = useSearchParams();
   const location = useLocation();
   const queryClient = useQueryClient();
@@ -64,7 +79,7 @@ export function usePaypalReturn() {
       (current) => {
         const next = new URLSearchParams(current);
         PAYPAL_RETURN_PARAMS.forEach((name) => next.delete(name));
-        return next;
+        return restoreReturnView(next); // the search and page the person left for PayPal from
       },
       { replace: true },
     );
@@ -92,7 +107,10 @@ export function usePaypalReturn() {
         return;
       }
       if (captured.status === 'succeeded') {
-        toast.success(PAYPAL_RETURN_MESSAGES.completed);
+        const upgrade = upgradeOf(captured.order, captured.key);
+        // The card path's success screen when the page shows one (ADR 042), otherwise the toast.
+        if (upgrade && onUpgraded.current) onUpgraded.current(upgrade);
+        else toast.success(PAYPAL_RETURN_MESSAGES.completed);
         trackUpgradeReturn(captured.order, captured.key);
       } else toast.error(PAYPAL_RETURN_MESSAGES.failed);
       void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
