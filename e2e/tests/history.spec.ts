@@ -57,7 +57,10 @@ test.describe('at 1440 px', () => {
     await login(DEMO);
     await page.getByRole('button', { name: 'Page 2' }).click();
     await expect(page).toHaveURL(/\?page=2$/);
-    await page.getByRole('link', { name: /^Details of / }).first().click();
+    await page
+      .getByRole('link', { name: /^Details of / })
+      .first()
+      .click();
     await expect(page).toHaveURL(/\/customer\/my-keys\/\d+$/);
     await page.goBack();
     await expect(page.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');

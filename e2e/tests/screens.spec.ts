@@ -118,7 +118,7 @@ for (const viewport of [
       }
     });
 
-    test("a customer's dialogs", async ({ page, login }, testInfo) => {
+    test("a customer's dialogs on the dashboard", async ({ page, login }, testInfo) => {
       test.slow();
       await login(DEMO);
       await expect(page.getByTestId('key-card')).toHaveCount(6);
@@ -161,7 +161,12 @@ for (const viewport of [
       await expect(files.locator('[aria-busy="true"]')).toHaveCount(0);
       await dialogIsAccessible(page, files, testInfo, `upgrade-files-${viewport.name}`);
       await page.keyboard.press('Escape');
+    });
 
+    test("the user menu's dialogs", async ({ page, login }, testInfo) => {
+      test.slow();
+      await login(DEMO);
+      await expect(page.getByTestId('key-card')).toHaveCount(6);
       for (const [item, title] of [
         ['Buy License with Credits', 'Buy License with Credits'],
         ['Earn 1 Free Credit', 'Earn 1 Free Credit'],

@@ -21,11 +21,14 @@ import { MintKeysAction } from './components/mint-keys-action';
 const day = (iso: string | null) => (iso ? formatUtcDate(new Date(iso)) : '—');
 const money = (cents: number, currency: string) =>
   currency.toLowerCase() === 'usd' ? formatUsd(cents) : `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
-/** The key's store domains as stored, without the empty ones (§3: the text 'None' means empty). */
-const domains = (key: StaffCustomerKey) =>
-  [key.myshopify, key.main_url, key.secondary_url, key.linked_app_store]
-    .map(normaliseOptionalText)
-    .filter((value) => value !== '');
+/** The key's store domains as stored, each once, without the empty ones (§3: the text 'None' means empty). */
+const domains = (key: StaffCustomerKey) => [
+  ...new Set(
+    [key.myshopify, key.main_url, key.secondary_url, key.linked_app_store]
+      .map(normaliseOptionalText)
+      .filter((value) => value !== ''),
+  ),
+];
 
 function keyColumns(customer: StaffCustomer['customer']): DetailColumn<StaffCustomerKey>[] {
   return [
