@@ -75,5 +75,13 @@ export function useUrlDialog() {
       if (pushed) void navigate(-1);
       else setParams(withoutDialog, { replace: true });
     },
+    /**
+     * Closes it in this entry, when the app goes on to another page at once: a Back (asynchronous) could land after
+     * that navigation and undo it.
+     */
+    closeInPlace: () => {
+      if (name === null) return;
+      setParams(withoutDialog, { replace: true });
+    },
   };
 }

@@ -105,6 +105,8 @@ describe('the releases page', () => {
       'Not connected (key #8, downloaded 2026-11-20)',
     ]);
     expect(within(detail).getByRole('table', { name: 'Files of 5.1.0' }).textContent).toContain('layout/theme.liquid');
+    // The files scroll in a box of their own: a keyboard can reach it to scroll it.
+    expect(within(detail).getByRole('region', { name: 'Files of 5.1.0' })).toHaveAttribute('tabindex', '0');
   });
 
   it('keeps the edition in the URL', async () => {

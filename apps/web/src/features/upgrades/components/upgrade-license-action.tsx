@@ -55,7 +55,7 @@ export function UpgradeLicenseAction({
             licenseKey={licenseKey}
             onUpgradeLicense={() => dialog.switchTo('upgrade', licenseKey.id)}
             onUpgradeTheme={() => {
-              dialog.close();
+              dialog.closeInPlace(); // the theme-file upgrade may go to its page at once
               onUpgradeTheme();
             }}
             onClose={dialog.close}
