@@ -433,7 +433,9 @@ describe('VAT routes', () => {
       'Germany',
     ]);
     // A select jumps to the letter typed: no name hides behind an article or a form of government.
-    const hidden = countries.filter((country) => /^(The |Republic |Islamic |People's |State of |United Republic )/.test(country.name));
+    const hidden = countries.filter((country) =>
+      /^(The |Republic |Islamic |People's |State of |United Republic )/.test(country.name),
+    );
     expect(hidden).toEqual([]);
   });
 });
