@@ -63,7 +63,9 @@ test.describe('PayPal through the sandbox approval page', () => {
     const customer = await customerWithLiteKey(request, baseURL!);
     const captures = countCaptures(page);
     await useSession(page, customer.token);
-    await page.goto('/customer/my-keys');
+    // The person searched first: the return keeps the search (ADR 042).
+    const search = customer.key.slice(0, 5);
+    await page.goto(`/customer/my-keys?q=${search}`);
     const { dialog } = await openDialogForPro(page, 'upgrade-options-desktop.png');
 
     const paypal = dialog.getByTestId('paypal-section');
@@ -85,8 +87,15 @@ test.describe('PayPal through the sandbox approval page', () => {
 
     const returnUrl = (await returned).url();
     expect(returnUrl).toMatch(/\/customer\/my-keys\?paypalReturn=true&token=[A-Z0-9]+/);
-    await expect(page.getByText('Payment completed. Your license was upgraded.')).toBeVisible();
-    await expect(page).toHaveURL(/\/customer\/my-keys$/); // the parameters are gone
+    // The card path's success screen, over the dashboard as it was left.
+    const done = page.getByRole('dialog', { name: 'Upgrade License' });
+    await expect(done.getByRole('heading', { name: 'License Upgrade Complete!' })).toBeVisible();
+    await expect(done.getByText('Payment completed. Your license was upgraded.')).toBeVisible();
+    await expect(done.getByRole('link', { name: 'Upgrade Theme Files' })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/customer/my-keys\\?q=${search}$`)); // the parameters are gone
+    await done.getByRole('button', { name: 'Close' }).first().click();
+    await expect(done).toBeHidden();
+    await expect(page.getByRole('searchbox', { name: 'Search keys' })).toHaveValue(search);
     const card = page.getByTestId('key-card');
     await expect(card.getByText('PRO', { exact: true })).toBeVisible();
     await expect(card.getByRole('button', { name: 'Upgrade' })).toHaveCount(0);

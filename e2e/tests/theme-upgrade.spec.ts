@@ -41,7 +41,7 @@ test('a LITE card owning a REGULAR key: routing, upload of the LITE export, the 
   expect(readFileSync(exportPath).subarray(0, 2).toString('latin1')).toBe('PK');
 
   // Routing (§4): a LITE card whose owner has only a REGULAR key goes straight to lite-to-reg.
-  await liteCard.getByRole('button', { name: 'Upgrade', exact: true }).click();
+  await liteCard.getByRole('button', { name: /^Upgrade / }).click(); // 'Upgrade <the key>' (ADR 042)
   const options = page.getByRole('dialog', { name: 'Upgrade Options' });
   await options.getByRole('button', { name: /Upgrade Theme/ }).click();
   await expect(page).toHaveURL(/\/customer\/upgrade_file\/lite-to-reg$/);

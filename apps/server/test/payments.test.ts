@@ -418,4 +418,26 @@ describe('VAT routes', () => {
     const names = countries.map((country) => country.name);
     expect([...names].sort((a, b) => a.localeCompare(b, 'en'))).toEqual(names);
   });
+
+  it('names each country as people type it: China under C, Iran under I, Gambia under G, North Macedonia under N', async () => {
+    const { countries } = (await t.app.inject({ url: '/countries' })).json<{
+      countries: { code: string; name: string }[];
+    }>();
+    const name = (code: string) => countries.find((country) => country.code === code)?.name;
+    expect(['CN', 'IR', 'GM', 'MK', 'RU', 'TZ', 'US', 'DE'].map(name)).toEqual([
+      'China',
+      'Iran',
+      'Gambia',
+      'North Macedonia',
+      'Russia',
+      'Tanzania',
+      'United States',
+      'Germany',
+    ]);
+    // A select jumps to the letter typed: no name hides behind an article or a form of government.
+    const hidden = countries.filter((country) =>
+      /^(The |Republic |Islamic |People's |State of |United Republic )/.test(country.name),
+    );
+    expect(hidden).toEqual([]);
+  });
 });

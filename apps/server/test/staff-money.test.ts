@@ -350,10 +350,12 @@ describe('upgrade tokens', () => {
     ).toBe(400);
 
     const unused = (await call('GET', '/staff/upgrade-tokens?status=unused', staff.token)).json<{
-      tokens: { id: number; status: string; created_by_email: string }[];
+      tokens: { id: number; status: string; created_by_email: string; hint: string }[];
     }>().tokens;
     expect(unused).toHaveLength(3);
     expect(unused[0]).toMatchObject({ status: 'unused', created_by_email: staff.email });
+    // Each row says which token it is by the token's last 5 characters (newest first: the batch in reverse).
+    expect(unused.map((token) => token.hint)).toEqual(tokens.map((token) => token.slice(-5)).reverse());
     const [newest, middle] = unused;
 
     const revoked = await call('POST', `/staff/upgrade-tokens/${newest!.id}/revoke`, staff.token, {

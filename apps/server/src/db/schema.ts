@@ -355,6 +355,8 @@ export const upgradeTokens = pgTable(
     id: serial('id').primaryKey(),
     path: upgradePathEnum('path').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
+    /** The token's last group of 5 characters (of its 25 random ones), so staff can tell tokens apart; null before. */
+    tokenHint: text('token_hint'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     usedAt: timestamp('used_at', { withTimezone: true }),

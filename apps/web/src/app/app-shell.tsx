@@ -4,6 +4,7 @@ import { SkipLink } from '../components/ui/skip-link';
 import { SettingsDialogProvider } from '../features/account/components/settings-dialog-provider';
 import { UserMenu } from '../features/account/components/user-menu';
 import { CreditsHosts, CreditsMenu } from './credits-menu';
+import { QuickActionsMenu } from './quick-actions-menu';
 import { RequireAuth } from './require-auth';
 import { paths } from '../lib/paths';
 import { useActiveOnSite } from '../lib/analytics';
@@ -27,7 +28,7 @@ export function AppShell() {
                 <KeyRound aria-hidden="true" className="size-5" />
                 Keyport
               </Link>
-              <UserMenu credits={<CreditsMenu />} />
+              <UserMenu credits={<CreditsMenu />} quickActions={<QuickActionsMenu />} />
             </div>
           </header>
           <main id="main">

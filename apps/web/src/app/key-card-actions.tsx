@@ -1,5 +1,5 @@
 import { Link2, Settings2 } from 'lucide-react';
-import { lazy, Suspense, useLayoutEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useLayoutEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { isStoreConnected, type StoreCard } from '@keyport/shared/domain/store-card';
@@ -7,6 +7,7 @@ import { Button } from '../components/ui/button';
 import { keyTokenQueryOptions } from '../features/connect/api/get-key-token';
 import { DownloadThemeButton } from '../features/downloads/components/download-theme-button';
 import { usePublicConfig } from '../lib/public-config';
+import { useUrlDialog } from '../lib/url-dialog';
 
 // The connect dialogs load when first opened; the dashboard's initial bundle stays within budget.
 const ConnectWizard = lazy(() =>
@@ -19,12 +20,20 @@ const ConnectionPanel = lazy(() =>
 /**
  * The card's connect, edit-connection and download actions: composes the connect and downloads features. Download
  * downloads; a key with no token yet opens the panel, which says so once and has the one way on (Save Domains &
- * Generate Token).
+ * Generate Token). The wizard and the panel live in the URL (`?dialog=connect|connection&key=<id>`, ADR 042): Back
+ * closes them and stays on the page.
  */
 export function KeyCardActions({ card, licenseKey }: { card: StoreCard; licenseKey: Key }) {
   const config = usePublicConfig();
   const queryClient = useQueryClient();
-  const [open, setOpen] = useState<'wizard' | 'panel' | null>(null);
+  const dialog = useUrlDialog();
+  const open = dialog.isOpen('connect', card.id) ? 'wizard' : dialog.isOpen('connection', card.id) ? 'panel' : null;
+  const setOpen = (next: 'wizard' | 'panel' | null) => {
+    if (next === open) return;
+    if (next === null) dialog.close();
+    else if (open === null) dialog.open(next === 'wizard' ? 'connect' : 'connection', card.id);
+    else dialog.switchTo(next === 'wizard' ? 'connect' : 'connection', card.id);
+  };
   const connected = isStoreConnected(card);
   const actions = useRef<HTMLSpanElement>(null);
   // Saving domains turns "Connect Store / Enter domains" into "Edit Connection / Download": when the button that

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { UpgradeLicenseAction } from '../features/upgrades/components/upgrade-license-action';
+import { useUrlDialog } from '../lib/url-dialog';
 
 // The theme-upgrade dialogs load when first opened, from one chunk: the dashboard's initial bundle stays within budget.
 const loadEntry = () => import('../features/theme-upgrades/entry');
@@ -22,13 +23,16 @@ export function CardUpgradeAction({ licenseKey }: { licenseKey: Key }) {
   );
 }
 
-/** Quick Actions "Upgrade Files": 'Upgrade your theme file' (§2 dialog 7), loaded when opened. */
+/**
+ * Quick Actions "Upgrade Files": 'Upgrade your theme file' (§2 dialog 7), loaded when opened. It lives in the URL
+ * (`?dialog=upgrade-files`), so the user menu's "Upgrade Files" (below xl) is a link to it from any page.
+ */
 export function useUpgradeFilesDialog() {
-  const [open, setOpen] = useState(false);
-  const element = open ? (
+  const dialog = useUrlDialog();
+  const element = dialog.isOpen('upgrade-files') ? (
     <Suspense fallback={null}>
-      <UpgradeThemeFileDialog onClose={() => setOpen(false)} />
+      <UpgradeThemeFileDialog onClose={dialog.close} />
     </Suspense>
   ) : null;
-  return { open: () => setOpen(true), element };
+  return { open: () => dialog.open('upgrade-files'), element };
 }

@@ -193,6 +193,8 @@ export type UpgradeTokenStatus = z.infer<typeof UpgradeTokenStatusSchema>;
 export const StaffUpgradeTokenSchema = z.object({
   id: z.int(),
   path: UpgradePathSchema,
+  /** The token's last 5 characters, so staff can tell tokens apart (the token itself is never stored); null for tokens minted before hints were kept. */
+  hint: z.nullable(z.string()),
   status: UpgradeTokenStatusSchema,
   created_at: z.string(),
   created_by_email: z.nullable(z.string()),

@@ -9,6 +9,7 @@ import {
   isStoreConnected,
   matchesStoreSearch,
   paginate,
+  storeCardLabel,
   type StoreCard,
   type StoreTypeFilter,
 } from './store-card';
@@ -205,5 +206,14 @@ describe('§2/§9 paginate', () => {
       page: expectedPage,
       pageCount,
     });
+  });
+});
+
+describe('storeCardLabel: one card named apart from the others', () => {
+  it.each<[string, Partial<Key>, string]>([
+    ['a connected key: its store', { main_url: 'https://aurora-outfitters.com' }, 'aurora-outfitters'],
+    ['a key with no store: its tier and the key', { lite: true, main_url: 'None' }, 'LITE License KEY-0001'],
+  ])('%s', (_case, key, label) => {
+    expect(storeCardLabel(deriveStoreCard(makeKey(key)))).toBe(label);
   });
 });

@@ -61,6 +61,14 @@ export function deriveStoreCard(key: Key): StoreCard {
   };
 }
 
+/**
+ * What names one card's controls to a screen reader ('Upgrade aurora-outfitters'): its store name, and for a key with
+ * no store, whose name is its tier's ('LITE License', like every other such key), the license key as well.
+ */
+export function storeCardLabel(card: Pick<StoreCard, 'name' | 'installed' | 'api_key'>): string {
+  return card.installed ? card.name : `${card.name} ${card.api_key}`;
+}
+
 /** §3: on the license card the tier is PRO if pro>0, else REGULAR if regular>0, else LITE. */
 export function cardTier(card: Pick<StoreCard, 'keyTypes'>): Tier {
   if (card.keyTypes.pro > 0) return 'PRO';

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import countries, { type LocaleData } from 'i18n-iso-countries';
 import type { Country, VatCalculationResult, VatVerification } from '@keyport/shared/contracts/billing';
+import { countryName } from '@keyport/shared/domain/countries';
 import { normalizeVatId, vatIdCountry, VAT_MESSAGES, type VatCalculation } from '@keyport/shared/domain/vat';
 import type { Db } from '../../db/client';
 import { AppError } from '../../http/errors';
@@ -42,8 +43,10 @@ countries.registerLocale(createRequire(import.meta.url)('i18n-iso-countries/lang
 /** Billing reference data and VAT: the country list, VAT ID checks (VIES, cached a day) and the VAT calculation. */
 export function createBillingService(deps: BillingServiceDeps) {
   const { db, vies, verifyLimit, now = () => new Date() } = deps;
+  // The names people know and type ('China', 'Gambia', 'North Macedonia': CLDR's, as the browser shows them), not the
+  // official forms that file them under other letters ('People's Republic of China', 'Republic of The Gambia').
   const countryList: Country[] = Object.entries(countries.getNames('en', { select: 'official' }))
-    .map(([code, name]) => ({ code, name }))
+    .map(([code, official]) => ({ code, name: countryName(code) === code ? official : countryName(code) }))
     .sort((a, b) => a.name.localeCompare(b.name, 'en'));
   const countryCodes = new Set(countryList.map((country) => country.code));
   const isCountry = (code: string) => countryCodes.has(code.toUpperCase());

@@ -43,10 +43,15 @@ export async function upsertPrice(
     });
 }
 
-export async function insertTokens(db: DbOrTx, path: UpgradePath, hashes: string[], createdBy: number) {
+export async function insertTokens(
+  db: DbOrTx,
+  path: UpgradePath,
+  tokens: { tokenHash: string; tokenHint: string }[],
+  createdBy: number,
+) {
   return db
     .insert(upgradeTokens)
-    .values(hashes.map((tokenHash) => ({ path, tokenHash, createdBy })))
+    .values(tokens.map((token) => ({ path, ...token, createdBy })))
     .onConflictDoNothing()
     .returning({ id: upgradeTokens.id, tokenHash: upgradeTokens.tokenHash });
 }

@@ -99,6 +99,14 @@ export function generateUpgradeToken(): string {
   return `UPG-${groups.join('-')}`;
 }
 
+/**
+ * What staff see of a token: its last group of 5 characters ('UPG-…-7QX2K' in the console). 100 of its 125 random
+ * bits stay unknown, so the hint cannot be used to guess it.
+ */
+export function upgradeTokenHint(token: string): string {
+  return token.slice(-5);
+}
+
 /** How a typed token is matched: trimmed, upper case (tokens are stored as a hash of that form). */
 export function normalizeUpgradeToken(input: string): string {
   return input.trim().toUpperCase();
@@ -216,7 +224,12 @@ export function createUpgradesService({
         while (minted.length < count) {
           const batch = Array.from({ length: count - minted.length }, generateUpgradeToken);
           const byHash = new Map(batch.map((token) => [hashSecret(token), token]));
-          const inserted = await repo.insertTokens(tx, path, [...byHash.keys()], staffId);
+          const inserted = await repo.insertTokens(
+            tx,
+            path,
+            [...byHash].map(([tokenHash, token]) => ({ tokenHash, tokenHint: upgradeTokenHint(token) })),
+            staffId,
+          );
           minted.push(...inserted.map((row) => ({ id: row.id, token: byHash.get(row.tokenHash)! })));
         }
         const ids = minted.map((entry) => entry.id);
@@ -444,6 +457,7 @@ export function createUpgradesService({
     return rows.map((row) => ({
       id: row.id,
       path: row.path,
+      hint: row.tokenHint,
       status: tokenStatus(row),
       created_at: row.createdAt.toISOString(),
       created_by_email: emailOf(row.createdBy),

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { isTeamMember } from '@keyport/shared/domain/roles';
 import { useSearchParams } from 'react-router';
 import { useMe } from '../../features/account/api/get-me';
@@ -16,7 +16,7 @@ import { KeyCardActions } from '../key-card-actions';
 import { CardUpgradeAction, useUpgradeFilesDialog } from '../theme-upgrade-entry';
 
 // §2: paypalReturn / paypalCancel / token / orderId: the PayPal return, handled once, then removed. Its code loads
-// only when the URL carries one.
+// only when the URL carries one; it stays mounted after (its success screen outlives the parameters).
 const PaypalReturn = lazy(() => import('../../features/upgrades/components/paypal-return'));
 
 /** /customer/my-keys: the keys dashboard with its side panels. `?q=` sets the initial search. */
@@ -27,6 +27,8 @@ export function MyKeysPage() {
   const me = useMe();
   const keys = useKeys();
   const upgradeFiles = useUpgradeFilesDialog();
+  const [paypalReturned, setPaypalReturned] = useState(false);
+  if (!paypalReturned && hasPaypalReturn(params)) setPaypalReturned(true);
 
   // §2: settings=invoices opens the settings dialog on the invoices tab, then the parameter is removed.
   useEffect(() => {
@@ -44,7 +46,7 @@ export function MyKeysPage() {
 
   return (
     <>
-      {hasPaypalReturn(params) ? (
+      {paypalReturned ? (
         <Suspense fallback={null}>
           <PaypalReturn />
         </Suspense>
@@ -60,7 +62,6 @@ export function MyKeysPage() {
         updates={<UpdatesPanel />}
       >
         <KeysBoard
-          initialQuery={params.get('q') ?? ''}
           links={config.data?.links}
           renderActions={(card, key) => <KeyCardActions card={card} licenseKey={key} />}
           renderUpgrade={(_card, key) => <CardUpgradeAction licenseKey={key} />}

@@ -23,13 +23,15 @@ export interface UserMenuDropdownProps {
   takeFocus: boolean;
   /** The credits section under the name and email (balance and the credits dialogs), composed by the app. */
   credits?: ReactNode;
+  /** The Quick Actions below the xl width, where the dashboard's panel is hidden (composed by the app). */
+  quickActions?: ReactNode;
 }
 
 /**
  * The user menu itself (Radix DropdownMenu and its positioning code, about a fifth of the app's first load): loaded
  * right after the first paint by `UserMenu`, never in the initial bundle.
  */
-export default function UserMenuDropdown({ defaultOpen, takeFocus, credits }: UserMenuDropdownProps) {
+export default function UserMenuDropdown({ defaultOpen, takeFocus, credits, quickActions }: UserMenuDropdownProps) {
   const me = useMe();
   const logout = useLogout();
   const navigate = useNavigate();
@@ -43,7 +45,7 @@ export default function UserMenuDropdown({ defaultOpen, takeFocus, credits }: Us
 
   return (
     <DropdownMenu defaultOpen={defaultOpen}>
-      <DropdownMenuTrigger ref={trigger} className={userMenuButtonClass} aria-label="User menu">
+      <DropdownMenuTrigger ref={trigger} className={userMenuButtonClass}>
         <UserMenuButtonContent name={name} />
       </DropdownMenuTrigger>
       <DropdownMenuContent>
@@ -81,6 +83,7 @@ export default function UserMenuDropdown({ defaultOpen, takeFocus, credits }: Us
             <DropdownMenuSeparator />
           </>
         ) : null}
+        {quickActions}
         <DropdownMenuItem onSelect={() => openSettings('profile')}>
           <Settings aria-hidden="true" className="size-4" />
           Settings

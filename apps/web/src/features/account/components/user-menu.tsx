@@ -9,7 +9,7 @@ const UserMenuDropdown = lazy(loadDropdown);
  * The header's user menu. Its button paints with the page; the menu's code (Radix DropdownMenu) loads right after, so
  * it stays out of the initial bundle (docs/performance.md). A click that comes first opens the menu once it is here.
  */
-export function UserMenu({ credits }: { credits?: ReactNode }) {
+export function UserMenu({ credits, quickActions }: { credits?: ReactNode; quickActions?: ReactNode }) {
   const me = useMe();
   const [load, setLoad] = useState(false);
   const [openOnLoad, setOpenOnLoad] = useState(false);
@@ -26,7 +26,7 @@ export function UserMenu({ credits }: { credits?: ReactNode }) {
     <button
       type="button"
       className={userMenuButtonClass}
-      aria-label="User menu"
+
       aria-haspopup="menu"
       aria-expanded={false}
       onFocus={() => (focused.current = true)}
@@ -44,7 +44,12 @@ export function UserMenu({ credits }: { credits?: ReactNode }) {
   if (!load) return placeholder;
   return (
     <Suspense fallback={placeholder}>
-      <UserMenuDropdown defaultOpen={openOnLoad} takeFocus={focused.current} credits={credits} />
+      <UserMenuDropdown
+        defaultOpen={openOnLoad}
+        takeFocus={focused.current}
+        credits={credits}
+        quickActions={quickActions}
+      />
     </Suspense>
   );
 }

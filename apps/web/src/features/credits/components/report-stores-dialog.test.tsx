@@ -112,6 +112,8 @@ describe('§2 dialog 10 Earn 1 Free Credit', () => {
       'Not all stores qualified. Check the validation status below.',
     );
     expect(api.callsTo('POST', '/credits/report-store')[0]!.body).toEqual({ storeDomains: STORES });
+    // "…below": the message sits above the rows it points to.
+    expect(screen.getByRole('alert').compareDocumentPosition(row(1)) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(row(2)).toHaveAttribute('aria-invalid', 'true');
     expect(row(2)).toHaveAccessibleDescription('This store holds a license of ours.');
     expect(screen.getByText('This store holds a license of ours.')).toHaveClass('text-red-600');

@@ -43,7 +43,8 @@ interface ReportStoresDialogProps {
 export default function ReportStoresDialog({ onClose, onReported }: ReportStoresDialogProps) {
   const [rows, setRows] = useState<Row[]>(emptyRows);
   const [notice, setNotice] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<{ message: string; tone: 'error' | 'info' } | null>(null);
+  // The verdict on the rows ('…Check the validation status below.') sits above them; a failure to send, above the button.
+  const [outcome, setOutcome] = useState<{ message: string; tone: 'error' | 'info'; aboveRows?: boolean } | null>(null);
   const report = useReportStores();
   const baseId = useId();
   const complete = rows.every((row) => row.value.trim() !== '');
@@ -80,7 +81,7 @@ export default function ReportStoresDialog({ onClose, onReported }: ReportStores
             current.map((row, i) => ({ ...row, validation: result.validations[i] ?? row.validation })),
           );
           if (!result.ok) {
-            setOutcome({ message: REPORT_MESSAGES.notQualified, tone: 'error' });
+            setOutcome({ message: REPORT_MESSAGES.notQualified, tone: 'error', aboveRows: true });
             return;
           }
           // ADR 037: the spec's text, and when the credit waits for staff, that it does.
@@ -116,6 +117,7 @@ export default function ReportStoresDialog({ onClose, onReported }: ReportStores
           }}
           className="space-y-3"
         >
+          {outcome?.aboveRows ? <Alert tone={outcome.tone}>{outcome.message}</Alert> : null}
           {rows.map((row, index) => {
             const inputId = `${baseId}-store-${index}`;
             const statusId = `${inputId}-status`;
@@ -159,7 +161,7 @@ export default function ReportStoresDialog({ onClose, onReported }: ReportStores
               {notice}
             </p>
           ) : null}
-          {outcome ? <Alert tone={outcome.tone}>{outcome.message}</Alert> : null}
+          {outcome && !outcome.aboveRows ? <Alert tone={outcome.tone}>{outcome.message}</Alert> : null}
           {complete ? null : (
             <p id={`${baseId}-hint`} className="text-sm text-slate-600">
               {REPORT_MESSAGES.allRequired}

@@ -36,10 +36,11 @@ export function AddKeyForm({ onBusyChange, onAdded, onCancel }: AddKeyFormProps)
     setError(null);
     onBusyChange?.(true);
     addKey.mutate(trimmed, {
-      onSuccess: () => {
+      onSuccess: ({ key: added }) => {
         toast.success('License key added');
         onAdded?.();
-        setTimeout(() => navigate(paths.myKeys), NAVIGATE_AFTER_ADD_KEY_MS);
+        // §7: to the dashboard after 100 ms, which shows the new key on its page, highlighted (ADR 042).
+        setTimeout(() => navigate(`${paths.myKeys}?added=${added.id}`), NAVIGATE_AFTER_ADD_KEY_MS);
       },
       onError: (failure) => setError(serverMessage(failure) ?? ADD_KEY_FALLBACK_ERROR),
       onSettled: () => onBusyChange?.(false),

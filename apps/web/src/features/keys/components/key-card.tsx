@@ -1,7 +1,7 @@
 import { ChevronRight, Globe, MoreVertical, Store, Unplug } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { cardTier, isStoreConnected, type StoreCard } from '@keyport/shared/domain/store-card';
+import { cardTier, isStoreConnected, storeCardLabel, type StoreCard } from '@keyport/shared/domain/store-card';
 import { Badge } from '../../../components/ui/badge';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { ActionsMenu } from '../../../components/ui/actions-menu';
@@ -15,6 +15,8 @@ interface KeyCardProps {
   onDisconnect: (card: StoreCard) => void;
   /** The card opened by /customer/my-keys/{id}: outlined and with its details. */
   focused?: boolean;
+  /** A key just added: scrolled into view, outlined and marked "New". */
+  highlighted?: boolean;
   /** Connect, edit and download controls, composed by the page from other features. */
   actions?: ReactNode;
   /** The Upgrade button (none on PRO cards), composed by the page from the upgrades feature. */
@@ -22,17 +24,27 @@ interface KeyCardProps {
 }
 
 /** §3 store card: the license key (copyable), tier, store name and domain, and connection state. */
-export function KeyCard({ card, onDisconnect, focused = false, actions, upgrade }: KeyCardProps) {
+export function KeyCard({ card, onDisconnect, focused = false, highlighted = false, actions, upgrade }: KeyCardProps) {
   const tier = cardTier(card);
   const connected = isStoreConnected(card);
+  const article = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (highlighted) article.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [highlighted]);
   return (
     <article
-      aria-label={`${card.name}, ${tier} license`}
+      ref={article}
+      aria-label={`${card.name}, ${tier} license${highlighted ? ', just added' : ''}`}
       className={cn(
         'relative flex h-full flex-col overflow-hidden rounded-xl border bg-white shadow-sm',
-        focused ? 'border-brand-500 ring-2 ring-brand-100' : 'border-slate-200',
+        focused
+          ? 'border-brand-500 ring-2 ring-brand-100'
+          : highlighted
+            ? 'border-emerald-500 ring-4 ring-emerald-100'
+            : 'border-slate-200',
       )}
       data-testid="key-card"
+      data-highlighted={highlighted || undefined}
     >
       <div className={cn('h-1.5', TIER_STYLES[tier].accent)} aria-hidden="true" />
       <div className="flex flex-1 flex-col gap-3 p-4">
@@ -48,6 +60,7 @@ export function KeyCard({ card, onDisconnect, focused = false, actions, upgrade 
             </p>
           </div>
           <div className="flex items-center gap-1">
+            {highlighted ? <Badge className="bg-emerald-100 text-emerald-800">New</Badge> : null}
             <Badge className={TIER_STYLES[tier].badge}>{tier}</Badge>
             <ActionsMenu
               label={`More actions for ${card.name}`}
@@ -67,7 +80,7 @@ export function KeyCard({ card, onDisconnect, focused = false, actions, upgrade 
         </div>
 
         {/* Issue 13: a connected key's theme checks in; one without a token has nothing to show yet. */}
-        {connected ? <KeyHealthPanel keyId={card.id} /> : null}
+        {connected ? <KeyHealthPanel keyId={card.id} cardLabel={storeCardLabel(card)} /> : null}
 
         {focused ? (
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-lg bg-slate-50 p-3 text-sm">

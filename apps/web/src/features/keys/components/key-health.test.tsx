@@ -26,10 +26,10 @@ function renderPanel(keyId = 5) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <KeyHealthPanel keyId={keyId} now={NOW} />
+      <KeyHealthPanel keyId={keyId} cardLabel="harbor-goods" now={NOW} />
     </QueryClientProvider>,
   );
-  return screen.getByRole('region', { name: 'License health' });
+  return screen.getByRole('region', { name: 'License health of harbor-goods' });
 }
 
 describe("a key card's license health", () => {

@@ -6,7 +6,8 @@ import { useKeysHealth } from '../api/get-keys-health';
 
 /** The texts of the card's license health (ADR 033), in one place for the card and its tests. */
 export const HEALTH_TEXT = {
-  heading: 'License health',
+  /** The panel's region name: one per card, so each is told apart (ADR 042). */
+  region: (card: string) => `License health of ${card}`,
   notSeen: 'No check-in yet',
   notSeenHint: 'The theme checks in once it runs on your store with its token.',
   unavailable: 'License health is unavailable right now.',
@@ -23,10 +24,10 @@ export const HEALTH_TEXT = {
  * Issue 13: what the portal has seen of this key's theme in the wild. Two lines are always kept (skeleton while
  * loading, the same two lines after), so the card does not move when the answer arrives; a mismatch adds a warning.
  */
-export function KeyHealthPanel({ keyId, now }: { keyId: number; now?: Date }) {
+export function KeyHealthPanel({ keyId, cardLabel, now }: { keyId: number; cardLabel: string; now?: Date }) {
   const health = useKeysHealth();
   return (
-    <section aria-label={HEALTH_TEXT.heading} className="min-h-10 text-sm" data-testid="key-health">
+    <section aria-label={HEALTH_TEXT.region(cardLabel)} className="min-h-10 text-sm" data-testid="key-health">
       {health.isPending ? (
         <div aria-busy="true">
           <div className="flex h-5 items-center">

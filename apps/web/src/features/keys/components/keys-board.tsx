@@ -1,5 +1,5 @@
 import { KeyRound, Plus, SearchX, ShoppingBag } from 'lucide-react';
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { Link } from 'react-router';
 import {
@@ -8,27 +8,24 @@ import {
   KEYS_PAGE_SIZE,
   paginate,
   type StoreCard,
-  type StoreTypeFilter,
 } from '@keyport/shared/domain/store-card';
-import { SEARCH_DEBOUNCE_MS } from '@keyport/shared/domain/constants';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { focusedOpener } from '../../../components/ui/dialog';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { Pagination } from '../../../components/ui/pagination';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useKeys } from '../api/get-keys';
 import { AddKeyDialog } from './add-key-dialog';
 import { DisconnectDialog } from './disconnect-dialog';
 import { KeyCard } from './key-card';
 import { KeyGridSkeleton } from './key-grid-skeleton';
 import { KeysToolbar } from './keys-toolbar';
+import { useBoardParams } from './use-board-params';
 import { paths } from '../../../lib/paths';
 
 export const FETCH_KEYS_FAILED = 'Failed to fetch stores. Please try again later.';
 
 interface KeysBoardProps {
-  initialQuery: string;
   links: { shopUrl: string; productUrl: string } | undefined;
   renderActions?: (card: StoreCard, key: Key) => ReactNode;
   renderUpgrade?: (card: StoreCard, key: Key) => ReactNode;
@@ -36,28 +33,37 @@ interface KeysBoardProps {
   headerActions?: ReactNode;
 }
 
-/** §2 keys dashboard: heading, search, type filter, cards, pagination, empty and error states. */
-export function KeysBoard({ initialQuery, links, renderActions, renderUpgrade, headerActions }: KeysBoardProps) {
+/**
+ * §2 keys dashboard: heading, search, type filter, cards, pagination, empty and error states. Search, filter and page
+ * live in the URL (`useBoardParams`); a key just added (`?added=<id>`) is shown on its page and highlighted.
+ */
+export function KeysBoard({ links, renderActions, renderUpgrade, headerActions }: KeysBoardProps) {
   const keys = useKeys();
-  const [search, setSearch] = useState(initialQuery);
-  const [type, setType] = useState<StoreTypeFilter>('ALL');
-  const [page, setPage] = useState(1);
+  const board = useBoardParams();
+  const { search, setSearch, query, type, setType, page, setPage } = board;
   const [adding, setAdding] = useState(false);
   const [disconnecting, setDisconnecting] = useState<{ card: StoreCard; opener: HTMLElement | null } | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  const query = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
 
   const cards = useMemo(() => (keys.data ?? []).map(deriveStoreCard), [keys.data]);
   const keyById = useMemo(() => new Map((keys.data ?? []).map((key) => [key.id, key])), [keys.data]);
   const filtered = useMemo(() => filterStoreCards(cards, { query, type }), [cards, query, type]);
   const current = paginate(filtered, page, KEYS_PAGE_SIZE);
 
-  // §4: the page resets to 1 when the search or the filter changes.
-  const [lastFilter, setLastFilter] = useState({ query, type });
-  if (lastFilter.query !== query || lastFilter.type !== type) {
-    setLastFilter({ query, type });
-    setPage(1);
-  }
+  // A key just added: once the list holds it, its page (without a search or filter that would hide it), highlighted.
+  const [highlighted, setHighlighted] = useState<number | null>(null);
+  const { added, reveal } = board;
+  const revealed = useRef<number | null>(null);
+  useEffect(() => {
+    if (added === null || !keys.data || revealed.current === added) return;
+    const hidden = !filtered.some((card) => card.id === added);
+    const list = hidden ? cards : filtered;
+    const index = list.findIndex((card) => card.id === added);
+    if (index === -1 && keys.isFetching) return; // the refreshed list is on its way
+    revealed.current = added;
+    setHighlighted(index === -1 ? null : added);
+    reveal({ page: Math.floor(Math.max(index, 0) / KEYS_PAGE_SIZE) + 1, clearFilters: hidden && index !== -1 });
+  }, [added, keys.data, keys.isFetching, cards, filtered, reveal]);
 
   return (
     <section aria-labelledby="keys-heading" className="space-y-5">
@@ -115,13 +121,7 @@ export function KeysBoard({ initialQuery, links, renderActions, renderUpgrade, h
         </EmptyState>
       ) : filtered.length === 0 ? (
         <EmptyState icon={<SearchX className="size-10" />} title="No Results Found" text="No stores match the search">
-          <Button
-            variant="secondary"
-            onClick={() => {
-              setSearch('');
-              setType('ALL');
-            }}
-          >
+          <Button variant="secondary" onClick={board.clear}>
             Clear search
           </Button>
           <Button onClick={() => setAdding(true)}>Add New Key</Button>
@@ -136,6 +136,7 @@ export function KeysBoard({ initialQuery, links, renderActions, renderUpgrade, h
               <li key={card.id}>
                 <KeyCard
                   card={card}
+                  highlighted={card.id === highlighted}
                   onDisconnect={(disconnected) => setDisconnecting({ card: disconnected, opener: focusedOpener() })}
                   actions={renderActions && keyById.get(card.id) ? renderActions(card, keyById.get(card.id)!) : null}
                   upgrade={renderUpgrade && keyById.get(card.id) ? renderUpgrade(card, keyById.get(card.id)!) : null}

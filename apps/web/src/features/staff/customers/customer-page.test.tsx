@@ -48,6 +48,28 @@ describe('CustomerPage', () => {
     expect(within(section('Store reports')).getByText('No store reports.')).toBeTruthy();
   });
 
+  it("never prints the stored 'None' (§3: it means empty) as a store domain, nor a domain twice", async () => {
+    // The app's store is the myshopify domain again: said once.
+    const connected = { ...CUSTOMER.keys[0]!, secondary_url: 'None', linked_app_store: 'mia-shop.myshopify.com' };
+    const unconnected = {
+      ...CUSTOMER.keys[0]!,
+      id: 42,
+      api_key: 'FFFFF-GGGGG-HHHHH-IIIII-JJJJJ',
+      main_url: 'None',
+      myshopify: ' none ',
+      secondary_url: 'None',
+      linked_app_store: null,
+    };
+    fakeApi({ 'GET /staff/customers/7': () => json(200, { ...CUSTOMER, keys: [connected, unconnected] }) });
+    renderPage();
+    const keys = await screen.findByRole('region', { name: 'Keys (2)' });
+    expect(within(keys).queryByText(/none/i)).toBeNull();
+    const rows = within(keys).getAllByRole('row').slice(1);
+    expect(within(rows[0]!).getByText('https://mia-shop.com')).toBeTruthy();
+    expect(within(rows[0]!).getAllByText('mia-shop.myshopify.com')).toHaveLength(1);
+    expect(within(rows[1]!).getByText('Not connected')).toBeTruthy();
+  });
+
   it('grants credits with a reason and shows the new balance', async () => {
     let current: StaffCustomer = CUSTOMER;
     const api = fakeApi({

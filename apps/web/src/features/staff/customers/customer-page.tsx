@@ -3,6 +3,7 @@ import type { InvoiceSummary } from '@keyport/shared/contracts/invoices';
 import type { StaffCustomer, StaffCustomerKey, StaffCustomerOrder } from '@keyport/shared/contracts/staff-customers';
 import type { ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
 import { creditsLabel } from '@keyport/shared/domain/credit-packs';
+import { normaliseOptionalText } from '@keyport/shared/domain/empty-value';
 import { formatUsd } from '@keyport/shared/domain/money';
 import { formatUtcDate } from '@keyport/shared/domain/support-status';
 import { Link, useParams } from 'react-router';
@@ -20,8 +21,14 @@ import { MintKeysAction } from './components/mint-keys-action';
 const day = (iso: string | null) => (iso ? formatUtcDate(new Date(iso)) : '—');
 const money = (cents: number, currency: string) =>
   currency.toLowerCase() === 'usd' ? formatUsd(cents) : `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
-const domains = (key: StaffCustomerKey) =>
-  [key.myshopify, key.main_url, key.secondary_url, key.linked_app_store].filter((value): value is string => !!value);
+/** The key's store domains as stored, each once, without the empty ones (§3: the text 'None' means empty). */
+const domains = (key: StaffCustomerKey) => [
+  ...new Set(
+    [key.myshopify, key.main_url, key.secondary_url, key.linked_app_store]
+      .map(normaliseOptionalText)
+      .filter((value) => value !== ''),
+  ),
+];
 
 function keyColumns(customer: StaffCustomer['customer']): DetailColumn<StaffCustomerKey>[] {
   return [

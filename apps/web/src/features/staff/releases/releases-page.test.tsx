@@ -105,6 +105,8 @@ describe('the releases page', () => {
       'Not connected (key #8, downloaded 2026-11-20)',
     ]);
     expect(within(detail).getByRole('table', { name: 'Files of 5.1.0' }).textContent).toContain('layout/theme.liquid');
+    // The files scroll in a box of their own: a keyboard can reach it to scroll it.
+    expect(within(detail).getByRole('region', { name: 'Files of 5.1.0' })).toHaveAttribute('tabindex', '0');
   });
 
   it('keeps the edition in the URL', async () => {
@@ -113,6 +115,28 @@ describe('the releases page', () => {
     expect(await screen.findByText('No release of this edition yet.')).toBeTruthy();
     await user.click(screen.getByRole('tab', { name: 'LITE' }));
     expect(screen.getByTestId('location').textContent).toBe('?edition=LITE');
+  });
+
+  it('after a LITE upload from the default (PRO) tab, shows the LITE tab with the new release; the form stays on LITE', async () => {
+    fakeApi({
+      'GET /staff/releases': () => json(200, { releases: [], current_chosen: false }),
+      'GET /staff/releases/9': () =>
+        json(200, { release: { ...release(9, '4.3.0', false), edition: 'LITE' }, manifest: [], stores: [] }),
+    });
+    const user = renderPage('/staff/releases');
+    await screen.findByText('No release of this edition yet.');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Edition' }), 'LITE');
+    await user.type(screen.getByRole('textbox', { name: 'Version' }), '4.3.0');
+    await user.type(screen.getByRole('textbox', { name: 'Reason (recorded in the audit log)' }), 'LITE 4.3');
+    const zip = new File([new Uint8Array([0x50, 0x4b, 3, 4])], 'lite.zip', { type: 'application/zip' });
+    await user.upload(screen.getByLabelText('Theme zip'), zip);
+    await user.click(screen.getByRole('button', { name: 'Upload release' }));
+    FakeXhr.last!.answer(201, { release: { ...release(9, '4.3.0', false), edition: 'LITE' } });
+
+    expect(await screen.findByRole('status')).toHaveProperty('textContent', 'LITE 4.3.0 is uploaded.');
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('?edition=LITE&release=9'));
+    expect(screen.getByRole('tab', { name: 'LITE' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('combobox', { name: 'Edition' })).toHaveProperty('value', 'LITE');
   });
 
   it('uploads with a progress bar and shows the problem the server names', async () => {

@@ -55,7 +55,18 @@ export function ReleasesPage() {
           </TabsContent>
         ))}
       </Tabs>
-      <UploadReleaseForm edition={edition} />
+      {/* After an upload, its edition's tab with the new release open (and the form's edition stays that one). */}
+      <UploadReleaseForm
+        edition={edition}
+        onUploaded={(release) =>
+          setSearchParams((previous) => {
+            const next = new URLSearchParams(previous);
+            next.set('edition', release.edition);
+            next.set('release', String(release.id));
+            return next;
+          })
+        }
+      />
     </div>
   );
 }

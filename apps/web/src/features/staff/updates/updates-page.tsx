@@ -10,8 +10,15 @@ import { useHomepageDraft, usePublishedFeed, useSaveHomepageSettings } from './a
 import { FeedPreview } from './feed-preview';
 import { toDrafts, toUpdates, UpdatesEditor, type UpdateDraft } from './updates-editor';
 
-const same = (a: HomepageUpdate[] | undefined, b: HomepageUpdate[] | undefined) =>
-  JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
+/**
+ * One form of a feed for comparing: every field in one order, an absent link or image as null (the server leaves the
+ * keys out; the editor sends null), so an untouched draft equals the saved one.
+ */
+const comparable = (updates: HomepageUpdate[] | undefined) =>
+  JSON.stringify(
+    (updates ?? []).map(({ title, body, date, link, image }) => [title, body, date, link ?? null, image ?? null]),
+  );
+const same = (a: HomepageUpdate[] | undefined, b: HomepageUpdate[] | undefined) => comparable(a) === comparable(b);
 
 const plural = (count: number) => (count === 1 ? '1 update' : `${count} updates`);
 

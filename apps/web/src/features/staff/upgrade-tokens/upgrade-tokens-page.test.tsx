@@ -8,6 +8,7 @@ import { UpgradeTokensPage } from './upgrade-tokens-page';
 const UNUSED: StaffUpgradeToken = {
   id: 12,
   path: 'LITE_TO_REGULAR',
+  hint: '7QX2K',
   status: 'unused',
   created_at: '2026-11-20T09:00:00.000Z',
   created_by_email: 'staff@example.com',
@@ -22,7 +23,13 @@ const USED: StaffUpgradeToken = {
   used_at: '2026-11-21T10:00:00.000Z',
   used_by_email: 'ann@example.com',
 };
-const REVOKED: StaffUpgradeToken = { ...UNUSED, id: 10, status: 'revoked', revoked_at: '2026-11-21T11:00:00.000Z' };
+const REVOKED: StaffUpgradeToken = {
+  ...UNUSED,
+  id: 10,
+  hint: null, // minted before hints were kept
+  status: 'revoked',
+  revoked_at: '2026-11-21T11:00:00.000Z',
+};
 
 const renderPage = (url: string) => renderStaffPage('/staff/upgrade-tokens', <UpgradeTokensPage />, url);
 
@@ -39,7 +46,9 @@ describe('the upgrade tokens page', () => {
     const table = await screen.findByRole('table', { name: 'Upgrade tokens' });
     await within(table).findByText('ann@example.com');
     const [unused, used, revoked] = within(table).getAllByRole('row').slice(1);
-    expect(unused).toHaveTextContent('#12');
+    // A token is told apart by its ending, as on the CSV (the id alone says nothing to a person holding a token).
+    expect(within(unused!).getAllByRole('cell')[0]).toHaveTextContent(/^UPG-…-7QX2K#12$/);
+    expect(within(revoked!).getAllByRole('cell')[0]).toHaveTextContent(/^#10$/);
     expect(unused).toHaveTextContent('LITE to REGULAR');
     expect(unused).toHaveTextContent('staff@example.com');
     expect(within(unused!).getByRole('button', { name: 'Revoke' })).toBeTruthy();
@@ -56,7 +65,7 @@ describe('the upgrade tokens page', () => {
     });
     const user = renderPage('/staff/upgrade-tokens');
     await user.click(await screen.findByRole('button', { name: 'Revoke' }));
-    const dialog = screen.getByRole('dialog', { name: 'Revoke token #12?' });
+    const dialog = screen.getByRole('dialog', { name: 'Revoke token UPG-…-7QX2K (#12)?' });
     expect(dialog).toHaveTextContent(
       'The token stops working at once: nobody can redeem it any more. This cannot be undone.',
     );

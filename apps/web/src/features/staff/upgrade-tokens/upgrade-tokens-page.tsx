@@ -116,12 +116,15 @@ function MintAction({ onMinted }: { onMinted: (batch: Batch) => void }) {
   );
 }
 
+/** How staff know a token: by its ending, as the CSV and the person holding it show it ('UPG-…-7QX2K'). */
+const tokenEnding = (token: StaffUpgradeToken) => (token.hint ? `UPG-…-${token.hint}` : null);
+
 function RevokeAction({ token }: { token: StaffUpgradeToken }) {
   const revoke = useRevokeUpgradeToken();
   return (
     <ConfirmAction
       triggerLabel="Revoke"
-      title={`Revoke token #${token.id}?`}
+      title={`Revoke token ${tokenEnding(token) ? `${tokenEnding(token)} (#${token.id})` : `#${token.id}`}?`}
       description="The token stops working at once: nobody can redeem it any more. This cannot be undone."
       confirmLabel="Revoke token"
       tone="danger"
@@ -133,7 +136,16 @@ function RevokeAction({ token }: { token: StaffUpgradeToken }) {
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
 const COLUMNS: Column<StaffUpgradeToken>[] = [
-  { key: 'id', header: 'Token', cell: (token) => `#${token.id}` },
+  {
+    key: 'id',
+    header: 'Token',
+    cell: (token) => (
+      <>
+        {tokenEnding(token) ? <div className="font-mono whitespace-nowrap">{tokenEnding(token)}</div> : null}
+        <div className="text-xs text-slate-500">#{token.id}</div>
+      </>
+    ),
+  },
   { key: 'path', header: 'Path', cell: (token) => upgradePathLabel(token.path) },
   { key: 'status', header: 'Status', cell: (token) => <Badge>{token.status}</Badge> },
   {

@@ -91,6 +91,7 @@ export function BillingFormFields({ form, onChange, errors, vatCheck, onVerifyVa
           />
           <VatIdField
             value={form.vat_id}
+            country={form.country}
             onChange={(vat_id) => set({ vat_id })}
             check={vatCheck}
             onVerify={onVerifyVat}

@@ -103,7 +103,8 @@ export function TokenRedeemBox({
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? `${inputId}-error` : undefined}
               onChange={(event) => {
-                setToken(event.target.value);
+                // §5 "The token is trimmed": a token holds no spaces, so the box never keeps any around it.
+                setToken(event.target.value.trim());
                 setError(null);
               }}
             />

@@ -21,6 +21,7 @@ import {
   type Call,
 } from '../test/fake-api';
 import UpgradeDialog from './upgrade-dialog';
+import { VAT_OTHER_COUNTRY } from './vat-id-field';
 import { queryKeys } from '../../../lib/query-keys';
 import { fill, fillBilling, fillCard, panelState, summary } from '../test/purchase-form';
 
@@ -302,6 +303,22 @@ describe('VAT ID verification (§4)', () => {
     expect(summary()).toHaveTextContent('VAT (19%)$22.80');
   });
 
+  it('a number verified for one country is not shown as verified once the billing country changes', async () => {
+    const { fake, vatField, status, user } = await business({ 'POST /stripe/vat/verify': valid });
+    await user.type(vatField, 'DE123456789');
+    await waitFor(() => expect(status()).toHaveTextContent('VAT number verified'), { timeout: 3_000 });
+
+    await user.selectOptions(screen.getByLabelText('Country'), 'AT');
+    expect(status()).not.toHaveTextContent('VAT number verified');
+    expect(status()).toHaveTextContent(VAT_OTHER_COUNTRY('Germany'));
+    await waitFor(() => expect(summary()).toHaveTextContent('VAT (20%)$24.00'));
+
+    // Back to the number's own country: verified again, without asking VIES a second time.
+    await user.selectOptions(screen.getByLabelText('Country'), 'DE');
+    expect(status()).toHaveTextContent('VAT number verified');
+    expect(fake.callsTo('POST', '/stripe/vat/verify')).toHaveLength(1);
+  });
+
   it("shows 'VAT number is not valid' and 'Failed to verify VAT number. Please try again.'", async () => {
     let answer = () =>
       json(200, {
@@ -397,6 +414,21 @@ describe('Paying by card (§4 Payment, §8 card texts)', () => {
     expect(screen.getByRole('button', { name: /^Pay/ })).toBeEnabled();
   });
 
+  it("'Your card was declined.' goes as soon as the person starts typing another card", async () => {
+    const { pay, user } = await readyToPay(
+      {
+        'POST /stripe/payment-intents': created,
+        'POST /sandbox/stripe/confirm': () => json(402, { error: 'Your card was declined.', code: 'card_declined' }),
+      },
+      '4000000000000002',
+    );
+    await pay();
+    expect(await screen.findByText('Your card was declined.')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Card number'));
+    await user.type(screen.getByLabelText('Card number'), '4242');
+    expect(screen.queryByText('Your card was declined.')).toBeNull();
+  });
+
   it.each([
     ['no error body', () => json(502, null, 'Bad Gateway'), 'Failed to create payment intent: Bad Gateway'],
     [
@@ -470,6 +502,7 @@ describe('Use Token (§5, §8)', () => {
     await user.click(redeem);
     expect(screen.getByRole('alert')).toHaveTextContent('Please enter your upgrade token');
     await user.type(screen.getByLabelText('Upgrade token'), ' UPG-1234 ');
+    expect(screen.getByLabelText('Upgrade token')).toHaveValue('UPG-1234'); // §5: the token is trimmed, in the box too
     await user.click(redeem);
     expect(screen.getByRole('alert')).toHaveTextContent('Please select an upgrade type first');
 

@@ -6,15 +6,13 @@ import type { OrderQuote } from '@keyport/shared/contracts/payments';
 import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
 import { toBillingInput } from '@keyport/shared/domain/billing';
 import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
-import { deriveStoreCard } from '@keyport/shared/domain/store-card';
 import { tierFromFlags } from '@keyport/shared/domain/tiers';
-import { dashboardPickerSlug, UPGRADE_PATH_TIERS, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
+import type { UpgradePath } from '@keyport/shared/domain/upgrade-paths';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { TIER_STYLES } from '../../../components/ui/tier-style';
-import { STORAGE_KEYS } from '../../../lib/storage-keys';
 import { useUpgradeOptions } from '../api/get-upgrade-options';
 import { payForUpgrade } from '../payment/pay-for-upgrade';
 import { OrderSummary } from './order-summary';
@@ -22,6 +20,7 @@ import { PaymentColumn } from './payment-column';
 import { PaypalSection } from './paypal-section';
 import { TokenRedeemBox } from './token-redeem-box';
 import { UpgradeOptionCards } from './upgrade-option-cards';
+import { saveUpgradeInfo } from './save-upgrade-info';
 import { UpgradeSuccess } from './upgrade-success';
 import { usePurchaseForm } from './use-purchase-form';
 import { queryKeys } from '../../../lib/query-keys';
@@ -126,21 +125,6 @@ export default function UpgradeDialog({
     void queryClient.invalidateQueries({ queryKey: queryKeys.upgradeOptionsAll });
   }
 
-  function saveUpgradeInfo(path: UpgradePath) {
-    const card = deriveStoreCard(licenseKey);
-    const { from, to } = UPGRADE_PATH_TIERS[path];
-    localStorage.setItem(
-      STORAGE_KEYS.upgradeInfo,
-      JSON.stringify({
-        themeKey: licenseKey.api_key,
-        type: dashboardPickerSlug(path),
-        currentLicenseType: from,
-        targetLicenseType: to,
-        storeInfo: { domain: card.domain, myshopify: card.myshopify, api_key: licenseKey.api_key },
-      }),
-    );
-  }
-
   return (
     <Dialog open onOpenChange={(open) => (open || busy ? undefined : onClose())}>
       <DialogContent
@@ -151,7 +135,11 @@ export default function UpgradeDialog({
         description={completed ? undefined : 'Move this license to a higher tier, by card or with an upgrade token.'}
       >
         {completed ? (
-          <UpgradeSuccess path={completed} onClose={onClose} onUpgradeThemeFiles={() => saveUpgradeInfo(completed)} />
+          <UpgradeSuccess
+            path={completed}
+            onClose={onClose}
+            onUpgradeThemeFiles={() => saveUpgradeInfo(licenseKey, completed)}
+          />
         ) : options.isError ? (
           <Alert className="flex flex-wrap items-center justify-between gap-3">
             <span>{UPGRADE_OPTIONS_FAILED}</span>

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, useLocation, useNavigate } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { COUNTRIES, fakeApi, json, LITE_KEY, LITE_TO_PRO, PRO_KEY, REGULAR_KEY, TO_REGULAR } from '../test/fake-api';
@@ -9,16 +9,37 @@ import { UpgradeLicenseAction } from './upgrade-license-action';
 
 afterEach(() => vi.unstubAllGlobals());
 
-function renderAction(licenseKey: Key, onUpgradeTheme: () => void = () => undefined) {
+/** The browser's address and its Back button, as far as the test needs them. */
+function Browser() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  return (
+    <>
+      <p data-testid="url">{location.pathname + location.search}</p>
+      <button type="button" onClick={() => void navigate(-1)}>
+        Browser back
+      </button>
+    </>
+  );
+}
+
+function renderAction(
+  licenseKey: Key,
+  onUpgradeTheme: () => void = () => undefined,
+  url = '/customer/my-keys?q=harbor',
+) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <MemoryRouter>
+      <MemoryRouter initialEntries={['/customer/other', url]} initialIndex={1}>
         <UpgradeLicenseAction licenseKey={licenseKey} onUpgradeTheme={onUpgradeTheme} />
+        <Browser />
       </MemoryRouter>
     </QueryClientProvider>,
   );
 }
+
+const url = () => screen.getByTestId('url').textContent;
 
 function api(options: Parameters<typeof fakeApi>[0][string]) {
   return fakeApi({
@@ -34,7 +55,7 @@ function api(options: Parameters<typeof fakeApi>[0][string]) {
 describe('the key card’s Upgrade button and Upgrade Options (§2 dialog 5)', () => {
   it('is absent on PRO cards', () => {
     renderAction(PRO_KEY);
-    expect(screen.queryByRole('button', { name: 'Upgrade' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Upgrade/ })).toBeNull();
   });
 
   it.each([LITE_KEY, REGULAR_KEY])(
@@ -43,12 +64,13 @@ describe('the key card’s Upgrade button and Upgrade Options (§2 dialog 5)', (
       api(() => json(200, { key, options: [TO_REGULAR] }));
       const user = userEvent.setup();
       renderAction(key);
-      const button = screen.getByRole('button', { name: 'Upgrade' });
+      const button = screen.getByRole('button', { name: 'Upgrade harbor-goods' });
       await user.click(button);
       const options = await screen.findByRole('dialog', { name: 'Upgrade Options' });
       await within(options).findByText('Move to REGULAR, from $120.00');
       await user.click(within(options).getByRole('button', { name: /Upgrade License/ }));
-      expect(await screen.findByRole('dialog', { name: 'Upgrade License' })).toBeInTheDocument();
+      // The dialog's code loads on first use: give the import time on a busy machine.
+      expect(await screen.findByRole('dialog', { name: 'Upgrade License' }, { timeout: 5_000 })).toBeInTheDocument();
       expect(screen.queryByRole('dialog', { name: 'Upgrade Options' })).toBeNull();
       await user.keyboard('{Escape}');
       await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -56,12 +78,52 @@ describe('the key card’s Upgrade button and Upgrade Options (§2 dialog 5)', (
     },
   );
 
+  it('names its key: the visible "Upgrade" comes first, then which card it upgrades', () => {
+    renderAction(LITE_KEY);
+    const button = screen.getByRole('button', { name: 'Upgrade harbor-goods' });
+    expect(button.textContent).toMatch(/^Upgrade/);
+    renderAction({ ...LITE_KEY, id: 3, main_url: null, myshopify: null });
+    expect(screen.getByRole('button', { name: 'Upgrade LITE License LITE-AAAA-BBBB-CCCC' })).toBeInTheDocument();
+  });
+
+  it('lives in the URL: Back closes the dialog and stays on the dashboard, keeping its search', async () => {
+    api(() => json(200, { key: LITE_KEY, options: [TO_REGULAR] }));
+    const user = userEvent.setup();
+    renderAction(LITE_KEY);
+    await user.click(screen.getByRole('button', { name: 'Upgrade harbor-goods' }));
+    expect(url()).toBe('/customer/my-keys?q=harbor&dialog=upgrade-options&key=7');
+    const options = await screen.findByRole('dialog', { name: 'Upgrade Options' });
+    await user.click(within(options).getByRole('button', { name: /Upgrade License/ }));
+    expect(url()).toBe('/customer/my-keys?q=harbor&dialog=upgrade&key=7');
+    expect(await screen.findByRole('dialog', { name: 'Upgrade License' }, { timeout: 5_000 })).toBeInTheDocument();
+
+    // The browser's own Back (behind the modal, which blocks the page's pointer events).
+    fireEvent.click(screen.getByRole('button', { name: 'Browser back', hidden: true }));
+    expect(url()).toBe('/customer/my-keys?q=harbor');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('opens from the URL (a reload, a link), and closing it then only drops the parameters', async () => {
+    api(() => json(200, { key: LITE_KEY, options: [TO_REGULAR] }));
+    const user = userEvent.setup();
+    renderAction(LITE_KEY, undefined, '/customer/my-keys?page=2&dialog=upgrade&key=7');
+    expect(await screen.findByRole('dialog', { name: 'Upgrade License' }, { timeout: 5_000 })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(url()).toBe('/customer/my-keys?page=2');
+  });
+
+  it("another key's dialog in the URL is not this card's", () => {
+    renderAction(LITE_KEY, undefined, '/customer/my-keys?dialog=upgrade&key=8');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
   it('Upgrade Theme closes Upgrade Options and hands over to the theme-file upgrade', async () => {
     api(() => json(200, { key: LITE_KEY, options: [TO_REGULAR, LITE_TO_PRO] }));
     const onUpgradeTheme = vi.fn();
     const user = userEvent.setup();
     renderAction(LITE_KEY, onUpgradeTheme);
-    await user.click(screen.getByRole('button', { name: 'Upgrade' }));
+    await user.click(screen.getByRole('button', { name: 'Upgrade harbor-goods' }));
     const options = await screen.findByRole('dialog', { name: 'Upgrade Options' });
     await within(options).findByText('Move to REGULAR or PRO, from $120.00');
     expect(within(options).queryByText('Soon')).toBeNull();
@@ -74,7 +136,7 @@ describe('the key card’s Upgrade button and Upgrade Options (§2 dialog 5)', (
     api(() => json(500, { error: 'Internal Server Error', code: 'internal' }));
     const user = userEvent.setup();
     renderAction(LITE_KEY);
-    await user.click(screen.getByRole('button', { name: 'Upgrade' }));
+    await user.click(screen.getByRole('button', { name: 'Upgrade harbor-goods' }));
     const options = await screen.findByRole('dialog', { name: 'Upgrade Options' });
     expect(await within(options).findByRole('alert')).toHaveTextContent(/^Failed to check upgrade options$/);
     expect(within(options).getByRole('button', { name: /Upgrade License/ })).toBeEnabled();
@@ -84,7 +146,7 @@ describe('the key card’s Upgrade button and Upgrade Options (§2 dialog 5)', (
     api(() => json(200, { key: PRO_KEY, options: [] }));
     const user = userEvent.setup();
     renderAction(LITE_KEY); // the card still shows LITE: another tab upgraded it
-    await user.click(screen.getByRole('button', { name: 'Upgrade' }));
+    await user.click(screen.getByRole('button', { name: 'Upgrade harbor-goods' }));
     const options = await screen.findByRole('dialog', { name: 'Upgrade Options' });
     expect(await within(options).findByRole('status')).toHaveTextContent(
       /^No upgrade available for your license level$/,

@@ -30,10 +30,10 @@ function Where() {
 }
 
 /** The dashboard's return handling, as a fresh page load at `url` (React's double effects on). */
-async function loadPage(url: string) {
+async function loadPage(url: string, onUpgraded?: (upgrade: unknown) => void) {
   const { usePaypalReturn } = await import('./use-paypal-return');
   function Dashboard() {
-    usePaypalReturn();
+    usePaypalReturn({ onUpgraded });
     return <Where />;
   }
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -71,6 +71,22 @@ describe('the dashboard’s PayPal return (§2 query parameters, §4 handled onl
       { method: 'POST', path: '/stripe/paypal/capture-order', body: { order_id: '5O190127TN364715T' } },
     ]);
     expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.keys });
+  });
+
+  it('hands a completed upgrade to the page (its success screen) instead of the toast', async () => {
+    fakeApi({ 'POST /stripe/paypal/capture-order': () => json(200, COMPLETED) });
+    const onUpgraded = vi.fn();
+    await loadPage('/customer/my-keys?paypalReturn=true&token=5O190127TN364715T', onUpgraded);
+    await waitFor(() => expect(onUpgraded).toHaveBeenCalledWith({ key: PRO, path: 'LITE_TO_PRO' }));
+    expect(onUpgraded).toHaveBeenCalledTimes(1);
+    expect(toasts()).toEqual([]);
+  });
+
+  it("brings back the dashboard's search and page the person left for PayPal from", async () => {
+    fakeApi({ 'POST /stripe/paypal/capture-order': () => json(200, COMPLETED) });
+    sessionStorage.setItem('keyport.return-view', 'q=harbor&page=2');
+    await loadPage('/customer/my-keys?paypalReturn=true&token=5O190127TN364715T&PayerID=X');
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/customer\/my-keys\?q=harbor&page=2$/));
   });
 
   it('accepts orderId as well as token', async () => {

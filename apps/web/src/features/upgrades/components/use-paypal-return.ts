@@ -1,8 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { queryKeys } from '../../../lib/query-keys';
+import type { OrderQuote } from '@keyport/shared/contracts/payments';
+import type { Key } from '@keyport/shared/contracts/keys';
+import { findUpgradePath, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
+import { restoreReturnView } from '../../../lib/return-view';
 import { announceCreditsPurchase } from '../credits-checkout/announce-credits-purchase';
 import { CREDITS_CHECKOUT_MESSAGES } from '../credits-checkout/pay-for-credit-pack';
 import { cancelPaypalOrder } from '../api/cancel-paypal-order';
@@ -39,6 +43,17 @@ export function claimPaypalCapture(orderId: string): boolean {
   return true;
 }
 
+/** A paid upgrade the return completed: the key as it is now and the path it took. */
+export interface PaypalUpgrade {
+  key: Key;
+  path: UpgradePath;
+}
+
+const upgradeOf = (order: OrderQuote, key: Key | null): PaypalUpgrade | null => {
+  const path = order.from && order.to ? findUpgradePath(order.from, order.to) : null;
+  return key && path ? { key, path } : null;
+};
+
 /** Navigations (history entries) already handled: a cancel toast shows once per return, not per effect run. */
 const handledNavigations = new Set<string>();
 
@@ -47,7 +62,9 @@ const handledNavigations = new Set<string>();
  * `orderId=…`) captures the order once, says how it went, and refreshes the keys; on `?paypalCancel=true` says the
  * checkout was cancelled. The parameters are removed at once, replacing the history entry.
  */
-export function usePaypalReturn() {
+export function usePaypalReturn(options: { onUpgraded?: (upgrade: PaypalUpgrade) => void } = {}) {
+  const onUpgraded = useRef(options.onUpgraded);
+  onUpgraded.current = options.onUpgraded;
   const [params, setParams] = useSearchParams();
   const location = useLocation();
   const queryClient = useQueryClient();
@@ -62,7 +79,7 @@ export function usePaypalReturn() {
       (current) => {
         const next = new URLSearchParams(current);
         PAYPAL_RETURN_PARAMS.forEach((name) => next.delete(name));
-        return next;
+        return restoreReturnView(next); // the search and page the person left for PayPal from
       },
       { replace: true },
     );
@@ -92,8 +109,11 @@ export function usePaypalReturn() {
         return;
       }
       if (captured.status === 'succeeded') {
-        // Completed Upgrade Purchase is the server's event, recorded with the settled order (issue 19).
-        toast.success(PAYPAL_RETURN_MESSAGES.completed);
+        const upgrade = upgradeOf(captured.order, captured.key);
+        // The card path's success screen when the page shows one (ADR 042), otherwise the toast. Completed Upgrade
+        // Purchase is the server's event, recorded with the settled order (issue 19).
+        if (upgrade && onUpgraded.current) onUpgraded.current(upgrade);
+        else toast.success(PAYPAL_RETURN_MESSAGES.completed);
         // Nothing was charged (the upgrade no longer applied, the checkout was replaced or expired): the server's why.
       } else toast.error(captured.notCharged ? captured.message : PAYPAL_RETURN_MESSAGES.failed);
       void queryClient.invalidateQueries({ queryKey: queryKeys.keys });

@@ -1,11 +1,19 @@
 import { BadgeCheck, Loader2 } from 'lucide-react';
 import { useId } from 'react';
+import { countryName } from '@keyport/shared/domain/countries';
+import { vatIdCountry } from '@keyport/shared/domain/vat';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import type { VatCheckResult } from './use-vat-verification';
 
+/** A valid number of another country than the billing address's: VIES said yes, but reverse charge will not apply. */
+export const VAT_OTHER_COUNTRY = (country: string) =>
+  `This VAT number is registered in ${country}. Reverse charge applies with a billing address there.`;
+
 interface VatIdFieldProps {
   value: string;
+  /** The billing country: a number verified for another country is not shown as verified here. */
+  country: string;
   onChange: (value: string) => void;
   check: VatCheckResult;
   onVerify: () => void;
@@ -16,8 +24,10 @@ interface VatIdFieldProps {
  * The business's optional VAT ID with its VIES check (§4): verifying, valid (the company name and address VIES
  * holds), invalid or error, each announced under the field.
  */
-export function VatIdField({ value, onChange, check, onVerify, disabled }: VatIdFieldProps) {
+export function VatIdField({ value, country, onChange, check, onVerify, disabled }: VatIdFieldProps) {
   const id = useId();
+  const registeredIn = check.status === 'valid' && check.vatNumber ? vatIdCountry(check.vatNumber) : null;
+  const otherCountry = registeredIn !== null && registeredIn !== country.toUpperCase() ? registeredIn : null;
   const failed = check.status === 'invalid' || check.status === 'error' || (check.status === 'idle' && check.message);
   return (
     <div className="space-y-1.5">
@@ -51,6 +61,8 @@ export function VatIdField({ value, onChange, check, onVerify, disabled }: VatId
             <Loader2 aria-hidden="true" className="size-4 animate-spin motion-reduce:animate-none" />
             Verifying VAT number…
           </p>
+        ) : otherCountry ? (
+          <p className="text-sm text-amber-800">{VAT_OTHER_COUNTRY(countryName(otherCountry))}</p>
         ) : check.status === 'valid' ? (
           <div className="rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
             <p className="flex items-center gap-1.5 font-medium">

@@ -2,6 +2,7 @@ import type { BillingInput, OrderQuote } from '@keyport/shared/contracts/payment
 import type { Key } from '@keyport/shared/contracts/keys';
 import type { UpgradeOption } from '@keyport/shared/contracts/upgrades';
 import { ApiError, isNetworkError, serverMessage } from '../../../lib/api-client';
+import { rememberReturnView } from '../../../lib/return-view';
 import { capturePaypalOrder } from '../api/capture-paypal-order';
 import { createPaypalOrder } from '../api/create-paypal-order';
 import { upgradeMetadata } from './upgrade-metadata';
@@ -113,6 +114,7 @@ export function goToPaypalApproval(approveUrl: string): boolean {
     return false;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  rememberReturnView(); // the return shows the same cards (search, page)
   window.location.assign(url.href);
   return true;
 }

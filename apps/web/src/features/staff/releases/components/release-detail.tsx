@@ -37,7 +37,13 @@ export function ReleaseDetail({ id }: { id: number }) {
           </ul>
         )}
       </div>
-      <div className="max-h-96 overflow-auto">
+      {/* Focusable, so a keyboard can scroll a long list of files (axe: scrollable-region-focusable). */}
+      <div
+        role="region"
+        aria-label={`Files of ${release.version}`}
+        tabIndex={0}
+        className="max-h-96 overflow-auto focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none"
+      >
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Files of {release.version}</caption>
           <thead className="sticky top-0 bg-slate-50 text-xs uppercase tracking-wide text-slate-600">

@@ -1,3 +1,4 @@
+import type { Release } from '@keyport/shared/contracts/releases';
 import { StaffReasonSchema } from '@keyport/shared/contracts/staff';
 import { TIERS, type Tier } from '@keyport/shared/domain/tiers';
 import { useId, useRef, useState, type FormEvent } from 'react';
@@ -17,7 +18,14 @@ const selectClass =
  * progress bar while the bytes go up; the server's refusal shown as the problem it is (not a zip, not a theme, too
  * large, unsafe paths, a version that exists). The button is disabled while an upload runs: one upload at a time.
  */
-export function UploadReleaseForm({ edition, onUploaded }: { edition: Tier; onUploaded?: (version: string) => void }) {
+export function UploadReleaseForm({
+  edition,
+  onUploaded,
+}: {
+  edition: Tier;
+  /** The release just uploaded (the page shows its edition's tab and the release). */
+  onUploaded?: (release: Release) => void;
+}) {
   const upload = useUploadRelease();
   const [progress, setProgress] = useState<number | null>(null);
   const [problem, setProblem] = useState<UploadProblem | null>(null);
@@ -50,7 +58,7 @@ export function UploadReleaseForm({ edition, onUploaded }: { edition: Tier; onUp
       setUploaded(`${release.edition} ${release.version} is uploaded.`);
       formRef.current?.reset();
       setFile(null);
-      onUploaded?.(release.version);
+      onUploaded?.(release);
     } catch (error) {
       setProblem(uploadProblemOf(error));
     } finally {

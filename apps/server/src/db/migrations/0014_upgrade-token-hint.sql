@@ -1,0 +1,1 @@
+ALTER TABLE "upgrade_tokens" ADD COLUMN "token_hint" text;
