@@ -212,6 +212,7 @@ function checkEntry(entry: Entry, seenNames: Set<string>): RawEntry {
 function assertSupportedEntry(entry: Entry): void {
   const name = entry.fileName;
   if (isUnsafePath(name)) throw unsafePath(name);
+  assertRegularEntry(entry);
   if (isZip64Entry(entry)) throw zip64UnsupportedError();
   if (entry.isEncrypted()) {
     throw new ThemeZipError(
@@ -225,6 +226,41 @@ function assertSupportedEntry(entry: Entry): void {
       `The theme zip uses an unsupported compression method for ${name}; use standard (deflate) compression`,
     );
   }
+}
+
+/** Hosts whose external attributes carry a Unix mode in their high 16 bits (Info-ZIP on Unix, macOS). */
+const UNIX_HOSTS = new Set([3, 19]);
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+const S_IFLNK = 0o120000;
+const DOS_DIRECTORY = 0x10;
+
+/**
+ * Only regular files and folders: a symbolic link (`zip -y`), a FIFO, a device or a socket is refused, as unsafe as a
+ * traversal path (a link unpacked by a careless tool points anywhere). The type is the Unix mode of the external
+ * attributes; without one (MS-DOS attributes, or a zero mode) an entry is a file, or a folder when its name ends in
+ * `/` — and a name ending in `/` must be a folder with no content.
+ */
+function assertRegularEntry(entry: Entry): void {
+  const name = entry.fileName;
+  const isFolderName = name.endsWith('/');
+  const unixMode = UNIX_HOSTS.has(entry.versionMadeBy >>> 8) ? (entry.externalFileAttributes >>> 16) & S_IFMT : 0;
+  const dosFolder = (entry.externalFileAttributes & DOS_DIRECTORY) !== 0;
+  if (unixMode === S_IFLNK) throw unsupportedEntry(name, 'a symbolic link');
+  if (unixMode !== 0 && unixMode !== S_IFREG && unixMode !== S_IFDIR) throw unsupportedEntry(name, 'a special file');
+  const isFolder = unixMode === S_IFDIR || (unixMode === 0 && dosFolder);
+  if (isFolder && !isFolderName) throw unsupportedEntry(name, 'a folder with the name of a file');
+  if (isFolderName && (entry.uncompressedSize > 0 || unixMode === S_IFREG)) {
+    throw unsupportedEntry(name, 'a file with the name of a folder');
+  }
+}
+
+function unsupportedEntry(name: string, what: string): ThemeZipError {
+  return new ThemeZipError(
+    'unsupported_entry_type',
+    `The theme zip contains ${JSON.stringify(name)}, which is ${what}; a theme holds regular files and folders only`,
+  );
 }
 
 function assertUncompressedBytes(total: number, limits: ThemeZipLimits): void {
