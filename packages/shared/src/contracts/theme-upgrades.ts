@@ -40,6 +40,22 @@ export const listKeysUpgrade = defineContract({
 export const REPORT_GROUPS = ['kept', 'moved', 'review', 'dropped'] as const;
 export type ReportGroup = (typeof REPORT_GROUPS)[number];
 
+/** Each group's heading and what it means (the HTML report and the web page show the same), most urgent first. */
+export const REPORT_GROUP_TEXT: Record<ReportGroup, { title: string; explanation: string }> = {
+  review: {
+    title: 'Needs your review',
+    explanation:
+      'Carried over but worth a look (the new version changed the same thing), or kept aside: your copy of each such file is in the review download.',
+  },
+  dropped: {
+    title: 'Dropped',
+    explanation: 'Not carried over, each with the reason. Your value is shown so you can set it again.',
+  },
+  moved: { title: 'Moved', explanation: 'Carried over under the new name the new version gives it.' },
+  kept: { title: 'Kept', explanation: 'Your changes, carried into the new theme as they were.' },
+};
+export const REPORT_GROUP_ORDER: readonly ReportGroup[] = ['review', 'dropped', 'moved', 'kept'];
+
 /** What one item is about. */
 export const REPORT_ITEM_KINDS = ['file', 'setting', 'section', 'block', 'text', 'order', 'property'] as const;
 export type ReportItemKind = (typeof REPORT_ITEM_KINDS)[number];

@@ -3,7 +3,13 @@
  * as report.json — which release the theme was found to be, the counts per group first, then each group's items
  * behind a disclosure (a value, the new version's value, a diff), then what the new version changed by itself.
  */
-import type { ReportGroup, ReportItem, ThemeUpgradeReportBody } from '@keyport/shared/contracts/theme-upgrades';
+import {
+  REPORT_GROUP_ORDER,
+  REPORT_GROUP_TEXT,
+  type ReportGroup,
+  type ReportItem,
+  type ThemeUpgradeReportBody,
+} from '@keyport/shared/contracts/theme-upgrades';
 import type { ThemeInfo } from './report';
 
 export function escapeHtml(value: string): string {
@@ -14,28 +20,6 @@ export function escapeHtml(value: string): string {
     .replaceAll('"', '&quot;')
     .replaceAll("'", '&#39;');
 }
-
-/** Each group's heading and what it means, in the order shown. */
-export const GROUP_TEXT: Record<ReportGroup, { title: string; explanation: string }> = {
-  review: {
-    title: 'Needs your review',
-    explanation:
-      'Carried over but worth a look (the new version changed the same thing), or kept aside: your copy of each such file is in the review download.',
-  },
-  dropped: {
-    title: 'Dropped',
-    explanation: 'Not carried over, each with the reason. Your value is shown so you can set it again.',
-  },
-  moved: {
-    title: 'Moved',
-    explanation: 'Carried over under the new name the new version gives it.',
-  },
-  kept: {
-    title: 'Kept',
-    explanation: 'Your changes, carried into the new theme as they were.',
-  },
-};
-const GROUP_ORDER: ReportGroup[] = ['review', 'dropped', 'moved', 'kept'];
 
 function show(value: unknown): string {
   return escapeHtml(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
@@ -59,7 +43,7 @@ function itemRow(item: ReportItem): string {
 
 function group(report: ThemeUpgradeReportBody, name: ReportGroup): string {
   const items = report.items.filter((item) => item.group === name);
-  const text = GROUP_TEXT[name];
+  const text = REPORT_GROUP_TEXT[name];
   const body =
     items.length === 0
       ? '<p class="none">Nothing.</p>'
@@ -81,9 +65,9 @@ function describe(side: ThemeInfo): string {
 
 export function reportToHtml(report: ThemeUpgradeReportBody, sides?: { source: ThemeInfo; target: ThemeInfo }): string {
   const { summary, detection, vendor } = report;
-  const counts = GROUP_ORDER.map(
+  const counts = REPORT_GROUP_ORDER.map(
     (name) =>
-      `<li><a href="#${name}"><strong>${summary[name]}</strong> ${GROUP_TEXT[name].title.toLowerCase()}</a></li>`,
+      `<li><a href="#${name}"><strong>${summary[name]}</strong> ${REPORT_GROUP_TEXT[name].title.toLowerCase()}</a></li>`,
   ).join('');
   const warnings =
     report.warnings.length === 0
@@ -118,7 +102,7 @@ ${heading}
 <p>${escapeHtml(detection.summary)}</p>
 <ul class="counts">${counts}</ul>
 ${warnings}
-${GROUP_ORDER.map((name) => group(report, name)).join('\n')}
+${REPORT_GROUP_ORDER.map((name) => group(report, name)).join('\n')}
 <details id="vendor"><summary><strong>Changed by the new version</strong> (files you had not changed: ${vendor.updated.length} updated, ${vendor.added.length} added, ${vendor.removed.length} removed, ${vendor.unchanged} the same)</summary>
 ${fileList('Updated', vendor.updated)}${fileList('Added', vendor.added)}${fileList('Removed', vendor.removed)}
 </details>
