@@ -25,6 +25,12 @@ export function parseThemeJson(text: string, fileName: string): unknown {
   if (/"__proto__"\s*:/.test(body)) {
     throw new ThemeUpgradeError('invalid_theme_json', `${fileName} uses the reserved key "__proto__"`);
   }
+  // Most theme JSON is plain JSON: the native parser first (several times faster), Shopify's dialect when it is not.
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    // Comments, trailing commas, or not JSON at all: jsonc-parser tells which.
+  }
   const errors: ParseError[] = [];
   const value: unknown = parse(body, errors, PARSE_OPTIONS);
   const first = errors[0];

@@ -2,7 +2,9 @@
  * An input zip of an upgrade, open: its files by name and their texts on demand (each read once, size-checked). The
  * merchant's export, the new version and the detected release are each opened once for the whole run.
  */
+import { open } from 'node:fs/promises';
 import type { ZipFile } from 'yauzl';
+import { DIRECT_READ_BYTES, readEntryDirect } from '../theme-zip/manifest';
 import { repackThemeAtRoot } from '../theme-zip/repack';
 import {
   readEntryBytes,
@@ -52,7 +54,13 @@ export async function withThemeAtRoot<T>(
 
 /** Opens and checks a theme zip (the zip scan: limits, paths, entry types…), runs `use`, closes it. */
 export function withTheme<T>(path: string, limits: ThemeZipLimits, use: (theme: OpenTheme) => Promise<T>): Promise<T> {
-  return withScannedThemeZip(path, limits, (scan, zipfile) => {
+  return withScannedThemeZip(path, limits, async (scan, zipfile) => {
+    // Small files are read straight from the zip (one read, one inflate); large ones through yauzl's stream.
+    const handle = await open(path, 'r');
+    const read = (item: ScannedEntry) =>
+      item.entry.uncompressedSize <= DIRECT_READ_BYTES
+        ? readEntryDirect(handle, item)
+        : readEntryBytes(zipfile, item.entry);
     const byName = new Map(
       scan.entries
         .filter((item) => !item.entry.fileName.endsWith('/') && item.entry.fileName.startsWith(scan.prefix))
@@ -78,17 +86,21 @@ export function withTheme<T>(path: string, limits: ThemeZipLimits, use: (theme: 
         if (budget < 0) {
           throw new ThemeUpgradeError('theme_file_too_large', 'The theme has too much JSON and Liquid (max 48 MB)');
         }
-        const text = (await readEntryBytes(zipfile, item.entry)).toString('utf8');
+        const text = (await read(item)).toString('utf8');
         texts.set(name, text);
         return text;
       },
       async bytes(name, maxBytes) {
         const item = byName.get(name);
         if (item === undefined || item.entry.uncompressedSize > maxBytes) return undefined;
-        return readEntryBytes(zipfile, item.entry);
+        return read(item);
       },
     };
-    return use(theme);
+    try {
+      return await use(theme);
+    } finally {
+      await handle.close();
+    }
   });
 }
 

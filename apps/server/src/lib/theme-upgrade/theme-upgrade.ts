@@ -102,10 +102,10 @@ async function detectAndMerge(
   const source = await themeInfoOf(merchant);
   const targetInfo = await themeInfoOf(target);
   assertSameTheme(input, source, targetInfo);
-  const merchantManifest = await manifestOfScan(merchant.scan, merchant.zipfile, (done, total) =>
+  const merchantManifest = await manifestOfScan(merchant.path, merchant.scan, merchant.zipfile, (done, total) =>
     progress('detect', done, total),
   );
-  const targetManifest = input.target.manifest ?? (await manifestOfScan(target.scan, target.zipfile));
+  const targetManifest = input.target.manifest ?? (await manifestOfScan(target.path, target.scan, target.zipfile));
   const detection = detectRelease(merchantManifest, input.releases, {
     statedVersion: source.version,
     preferredEditions: input.preferredEditions ?? (source.edition ? [source.edition] : []),

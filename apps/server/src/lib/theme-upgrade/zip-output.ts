@@ -43,6 +43,7 @@ async function writeEntries(output: FileHandle, parts: OutputPart[]): Promise<vo
   const writer = new BufferedWriter(output);
   const centralHeaders: Buffer[] = [];
   const handles = new Map<string, FileHandle>();
+  let block: Buffer | undefined;
   try {
     for (const part of parts) {
       const offset = writer.position;
@@ -58,8 +59,16 @@ async function writeEntries(output: FileHandle, parts: OutputPart[]): Promise<vo
         handles.set(part.from, handle);
       }
       const { span, entry } = part.item;
-      for await (const chunk of readRangeChunks(handle, span.start, span.end - span.start, COPY_CHUNK_BYTES)) {
-        await writer.write(chunk);
+      const length = span.end - span.start;
+      if (length < COPY_CHUNK_BYTES) {
+        for await (const chunk of readRangeChunks(handle, span.start, length, COPY_CHUNK_BYTES)) {
+          await writer.write(chunk);
+        }
+      } else {
+        // A large entry (media): straight from file to file through one reused block, not through the writer.
+        await writer.flush();
+        await copyRange(handle, output, span.start, length, (block ??= Buffer.allocUnsafe(COPY_CHUNK_BYTES)));
+        writer.position += length;
       }
       centralHeaders.push(buildCentralHeader({ ...centralFieldsOf(entry), localHeaderOffset: offset }));
     }
@@ -78,6 +87,18 @@ async function writeEntries(output: FileHandle, parts: OutputPart[]): Promise<vo
     await writer.flush();
   } finally {
     for (const handle of handles.values()) await handle.close();
+  }
+}
+
+/** Copies `length` bytes from `start` of `from` to the end of what `to` has written (sequential writes). */
+async function copyRange(from: FileHandle, to: FileHandle, start: number, length: number, block: Buffer) {
+  for (let copied = 0; copied < length;) {
+    const { bytesRead } = await from.read(block, 0, Math.min(block.length, length - copied), start + copied);
+    if (bytesRead === 0) throw new Error('The zip was truncated while it was copied');
+    for (let written = 0; written < bytesRead;) {
+      written += (await to.write(block, written, bytesRead - written)).bytesWritten;
+    }
+    copied += bytesRead;
   }
 }
 

@@ -11,7 +11,9 @@ import { parseShopifyJson } from './settings-data';
 import { ThemeZipError } from './errors';
 import {
   MAX_UINT32,
+  END_RECORD_SIZE,
   readEndRecord,
+  readExactly,
   readLocalSpan,
   readRangeChunks,
   zip64UnsupportedError,
@@ -85,7 +87,7 @@ export async function withScannedThemeZip<T>(
     assertFileSize(identity.size, limits);
     const end = await readEndRecord(handle, identity.size);
     assertEntryCount(end.entryCount, limits);
-    const zipfile = await openYauzl(handle, identity.size);
+    const zipfile = await openYauzl(handle, identity.size, await readCentralDirectory(handle, end));
     try {
       const scan = await scanThemeZip(handle, zipfile, { identity, end, limits });
       return await use(scan, zipfile);
@@ -127,14 +129,39 @@ function assertEntryCount(count: number, limits: ThemeZipLimits): void {
   }
 }
 
+/** The central directory held in memory while yauzl reads it record by record (at most this large). */
+const MAX_CACHED_CENTRAL_DIRECTORY = 8 * MIB;
+
+/** The central directory and the end record (yauzl reads both, a few bytes at a time), or null when too large. */
+async function readCentralDirectory(handle: FileHandle, end: EndRecord): Promise<CachedRange | null> {
+  const length = end.offset + END_RECORD_SIZE - end.centralDirectoryOffset;
+  if (length <= 0 || length > MAX_CACHED_CENTRAL_DIRECTORY) return null;
+  return { start: end.centralDirectoryOffset, buffer: await readExactly(handle, end.centralDirectoryOffset, length) };
+}
+
+interface CachedRange {
+  start: number;
+  buffer: Buffer;
+}
+
 /** Lets yauzl read through our FileHandle; yauzl never closes it (we do). */
 class FileHandleReader extends yauzl.RandomAccessReader {
-  constructor(private readonly handle: FileHandle) {
+  constructor(
+    private readonly handle: FileHandle,
+    private readonly cached: CachedRange | null,
+  ) {
     super();
   }
 
-  /** Positional reads: a FileHandle read stream would close the handle when destroyed. */
+  /**
+   * Positional reads: a FileHandle read stream would close the handle when destroyed. A range inside the cached
+   * central directory is served from memory (yauzl asks for every record's fields one small range at a time).
+   */
   override _readStreamForRange(start: number, end: number): Readable {
+    const cached = this.cached;
+    if (cached && start >= cached.start && end <= cached.start + cached.buffer.length) {
+      return Readable.from([cached.buffer.subarray(start - cached.start, end - cached.start)], { objectMode: false });
+    }
     return Readable.from(readRangeChunks(this.handle, start, end - start), { objectMode: false });
   }
 
@@ -143,10 +170,10 @@ class FileHandleReader extends yauzl.RandomAccessReader {
   }
 }
 
-function openYauzl(handle: FileHandle, size: number): Promise<ZipFile> {
+function openYauzl(handle: FileHandle, size: number, cached: CachedRange | null): Promise<ZipFile> {
   const options = { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: true };
   return new Promise((resolve, reject) => {
-    yauzl.fromRandomAccessReader(new FileHandleReader(handle), size, options, (error, zipfile) => {
+    yauzl.fromRandomAccessReader(new FileHandleReader(handle, cached), size, options, (error, zipfile) => {
       if (error) reject(toThemeZipError(error));
       else resolve(zipfile);
     });
