@@ -58,10 +58,11 @@ async function makeFixtures(work) {
   const { DEFAULT_THEME_ZIP_LIMITS } = await import(src('lib/theme-zip/scan.ts'));
   const fixtures = await import(src('lib/theme-upgrade/fixtures.test-helpers.ts'));
   const dawn = await import(testHelper('dawn.ts'));
-  const release = async (zipPath, edition, version, id) => ({
+  const release = async (zipPath, edition, version, id, themeName) => ({
     id,
     edition,
     version,
+    themeName,
     zipPath,
     manifest: await computeThemeManifest(zipPath, DEFAULT_THEME_ZIP_LIMITS),
   });
@@ -69,9 +70,9 @@ async function makeFixtures(work) {
   if (dawn.HAS_DAWN) {
     const merchant = await dawn.customiseDawn(dawn.dawnZip('14.0.0'), path.join(work, 'dawn-export.zip'));
     const releases = [
-      await release(dawn.dawnZip('15.3.0'), 'REGULAR', '15.3.0', 3),
-      await release(dawn.dawnZip('14.0.0'), 'REGULAR', '14.0.0', 2),
-      await release(dawn.dawnZip('12.0.0'), 'REGULAR', '12.0.0', 1),
+      await release(dawn.dawnZip('15.3.0'), 'REGULAR', '15.3.0', 3, 'Dawn'),
+      await release(dawn.dawnZip('14.0.0'), 'REGULAR', '14.0.0', 2, 'Dawn'),
+      await release(dawn.dawnZip('12.0.0'), 'REGULAR', '12.0.0', 1, 'Dawn'),
     ];
     cases.push({ name: 'dawn', label: 'Dawn 14.0.0 → 15.3.0', merchant, releases, target: releases[0] });
   } else {
@@ -87,7 +88,10 @@ async function makeFixtures(work) {
     'locales/en.default.json': fixtures.MERCHANT_LOCALE,
     'assets/custom.css': '.promo { color: red; }\n',
   });
-  const releases = [await release(target, 'REGULAR', '2.0.0', 2), await release(original, 'LITE', '1.0.0', 1)];
+  const releases = [
+    await release(target, 'REGULAR', '2.0.0', 2, 'Aurora'),
+    await release(original, 'LITE', '1.0.0', 1, 'Aurora'),
+  ];
   cases.push({ name: 'large', label: '50 MB export (demo theme)', merchant, releases, target: releases[0] });
   for (const item of cases) {
     const size = (file) => `${(fs.statSync(file).size / MB).toFixed(1)} MB`;
@@ -103,11 +107,7 @@ async function measure(work) {
   const rows = [];
   let ok = true;
   for (const item of cases) {
-    const releases = item.releases.map((release) => ({
-      ...release,
-      themeName: null,
-      zipPath: async () => release.zipPath,
-    }));
+    const releases = item.releases.map((release) => ({ ...release, zipPath: async () => release.zipPath }));
     const upgradeOnce = async (index) => {
       const out = path.join(work, `upgraded-${item.name}-${index}.zip`);
       const result = await upgradeTheme({

@@ -89,10 +89,11 @@ body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0
 .counts a{color:inherit;text-decoration:none}
 details{border:1px solid #d0d7de;border-radius:.5rem;padding:.5rem .8rem;margin:.6rem 0}
 summary{cursor:pointer}
-table{border-collapse:collapse;width:100%;margin:.5rem 0}
+table{border-collapse:collapse;width:100%;margin:.5rem 0;table-layout:fixed}th:first-child{width:35%}
 th,td{border-top:1px solid #d0d7de;padding:.35rem .5rem;text-align:left;vertical-align:top;font-size:.9rem}
 td{word-break:break-word}th{background:#f6f8fa}
-code{font-size:.85rem}pre{overflow:auto;background:#f6f8fa;padding:.5rem;font-size:.8rem}
+code{font-size:.85rem;overflow-wrap:anywhere}
+pre{background:#f6f8fa;padding:.5rem;font-size:.8rem;white-space:pre-wrap;overflow-wrap:anywhere}
 .none,.from,.label{color:#656d76}.warnings{background:#fff8c5;border-radius:.5rem;padding:.5rem 2rem}
 </style>
 </head>

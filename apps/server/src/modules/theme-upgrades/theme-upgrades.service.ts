@@ -248,16 +248,23 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
           limits,
         }).catch(toInputError);
         const report = result.report;
+        const sourceEdition = report.detection.release?.edition ?? exportEdition;
+        const sourceVersion = report.detection.release?.version ?? info.version;
         const htmlPath = `${outputPath}.html`;
-        await writeFile(htmlPath, reportToHtml(report, { source: result.source, target: result.target }), 'utf8');
+        // The page names what the export is (by its files) and what it becomes, not the versions the themes state.
+        const sides = {
+          source: { ...result.source, edition: sourceEdition, version: sourceVersion },
+          target: { ...result.target, edition: release.edition, version: release.version },
+        };
+        await writeFile(htmlPath, reportToHtml(report, sides), 'utf8');
         stored = true;
         await storage.put(outputKey, outputPath);
         await storage.put(reportHtmlKey, htmlPath);
         const hasReview = result.reviewFiles.length > 0;
         if (hasReview) await storage.put(reviewKey, reviewZipPathFor(outputPath));
         const finished = await commitRun(userId, run.id, move, {
-          sourceEdition: report.detection.release?.edition ?? exportEdition,
-          sourceVersion: report.detection.release?.version ?? info.version,
+          sourceEdition,
+          sourceVersion,
           report,
           outputKey,
           reportHtmlKey,

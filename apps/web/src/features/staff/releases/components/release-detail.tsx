@@ -40,13 +40,18 @@ export function ReleaseDetail({ id }: { id: number }) {
         )}
       </div>
       <div>
-        <h3 className="mb-2 text-sm font-semibold text-slate-800">Migration map ({renames.length} renames)</h3>
+        <h3 className="mb-2 text-sm font-semibold text-slate-800">
+          Migration map ({renames.length} {renames.length === 1 ? 'rename' : 'renames'})
+        </h3>
         {renames.length === 0 ? (
           <p className="text-sm text-slate-600">
             None: theme-file upgrades to this version rename nothing (a renamed setting is reported as dropped).
           </p>
         ) : (
-          <ul aria-label={`Renames of ${release.version}`} className="space-y-1 font-mono text-xs text-slate-700">
+          <ul
+            aria-label={`Renames of ${release.version}`}
+            className="space-y-1 font-mono text-xs break-words text-slate-700"
+          >
             {renames.map((line) => (
               <li key={line}>{line}</li>
             ))}
