@@ -15,6 +15,7 @@ import {
   readEndRecord,
   readExactly,
   readLocalSpan,
+  type RangeReader,
   readRangeChunks,
   zip64UnsupportedError,
   type CentralHeaderFields,
@@ -362,10 +363,29 @@ function findEntry(entries: RawEntry[], name: string): RawEntry | null {
   return entries.find((entry) => entry.fileName === name) ?? null;
 }
 
-/** Measures every entry's local record and rejects overlapping records. */
+/** How far ahead the local headers of small entries are read at once. */
+const HEADER_WINDOW_BYTES = 256 * 1024;
+
+/**
+ * Measures every entry's local record and rejects overlapping records. Headers are read in file order; while the next
+ * header starts within HEADER_WINDOW_BYTES, one window serves them all (a theme's hundreds of small files cost a few
+ * reads, not one each); past a large entry the next header is read on its own.
+ */
 async function readLocalSpans(handle: FileHandle, entries: RawEntry[], limit: number): Promise<ScannedEntry[]> {
+  const starts = entries.map((entry) => entry.relativeOffsetOfLocalHeader).sort((a, b) => a - b);
+  let window: { start: number; bytes: Buffer } | null = null;
+  const read: RangeReader = async (position, length) => {
+    if (window === null || position < window.start || position + length > window.start + window.bytes.length) {
+      const next = firstAfter(starts, position);
+      const ahead = next !== undefined && next - position <= HEADER_WINDOW_BYTES;
+      const size = ahead ? Math.max(length, Math.min(HEADER_WINDOW_BYTES, limit - position)) : length;
+      window = { start: position, bytes: await readExactly(handle, position, size) };
+    }
+    const from = position - window.start;
+    return window.bytes.subarray(from, from + length);
+  };
   const scanned: ScannedEntry[] = [];
-  for (const entry of entries) {
+  for (const entry of [...entries].sort((a, b) => a.relativeOffsetOfLocalHeader - b.relativeOffsetOfLocalHeader)) {
     const facts = {
       fileName: entry.fileName,
       fileNameRaw: entry.fileNameRaw,
@@ -374,10 +394,24 @@ async function readLocalSpans(handle: FileHandle, entries: RawEntry[], limit: nu
       uncompressedSize: entry.uncompressedSize,
       crc32: entry.crc32,
     };
-    scanned.push({ entry, span: await readLocalSpan(handle, facts, limit) });
+    scanned.push({ entry, span: await readLocalSpan(read, facts, limit) });
   }
   assertNoOverlap(scanned.map((item) => item.span));
-  return scanned;
+  // In the central directory's order, as before.
+  const order = new Map(entries.map((entry, index) => [entry, index]));
+  return scanned.sort((a, b) => order.get(a.entry)! - order.get(b.entry)!);
+}
+
+/** The first of the sorted `values` greater than `position` (binary search), or undefined. */
+function firstAfter(values: number[], position: number): number | undefined {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle]! <= position) low = middle + 1;
+    else high = middle;
+  }
+  return values[low];
 }
 
 function assertNoOverlap(spans: LocalSpan[]): void {
