@@ -1,9 +1,15 @@
+import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { seriousViolations } from '../support/accessibility';
 import { apiLogin, createCustomer, expect, mintKeys, STAFF, test, useSession } from '../support/fixtures';
 
 /** Issue 12, the staff console's releases and store reports, driven as staff and seen as a customer. */
 test.use({ viewport: { width: 1440, height: 900 } });
+
+/** Screenshots for people to look at (not compared): test-results, or docs/screenshots with UPDATE_SCREENSHOTS=1. */
+const screenshots = process.env.UPDATE_SCREENSHOTS
+  ? path.resolve(import.meta.dirname, '../../docs/screenshots')
+  : path.resolve(import.meta.dirname, '../../test-results/screenshots');
 
 /** A customer with a key of `tier` connected to `store` (with its theme token, so the card can download). */
 async function connectedCustomer(request: APIRequestContext, baseURL: string, store: string) {
@@ -73,10 +79,16 @@ test('staff upload a release with progress, a customer downloads it, then staff 
   await form.getByRole('button', { name: 'Upload release' }).click();
   await expect(form.getByRole('alert')).toContainText(/Not a zip file we can read|Not a Shopify theme/);
 
-  // The real zip: a progress bar while it goes up, then the new version is current (the newest).
+  // The real zip, with what it renamed (its migration map, checked against its files): a progress bar while it goes
+  // up, then the new version is current (the newest).
   await form
     .getByLabel('Theme zip')
     .setInputFiles({ name: 'theme.zip', mimeType: 'application/zip', buffer: before.bytes });
+  await form.getByLabel('Migration map (optional)').setInputFiles({
+    name: 'renames.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{ "settings": { "color_primary": "color_accent" } }'),
+  });
   await form.getByRole('button', { name: 'Upload release' }).click();
   await expect(form.getByRole('status')).toHaveText(`LITE ${version} is uploaded.`);
   await expect(versions.getByRole('rowheader', { name: `${version} Current (newest)` })).toBeVisible();
@@ -92,10 +104,18 @@ test('staff upload a release with progress, a customer downloads it, then staff 
   const download = await downloadPromise;
   expect(download.suggestedFilename()).toMatch(new RegExp(`-lite-${version.replace(/\./g, '\\.')}\\.zip$`));
 
-  // Staff see the store on the new version, then make the earlier version current again (with a reason).
+  // Staff see the store on the new version and its migration map, then make the earlier version current again.
   await page.reload();
   await versions.getByRole('button', { name: `Files of ${version}` }).click();
   await expect(page.getByText(`${store}.myshopify.com`)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Migration map (1 rename)' })).toBeVisible();
+  await expect(page.getByRole('list', { name: `Renames of ${version}` })).toHaveText(
+    'Setting: color_primary → color_accent',
+  );
+  await page.screenshot({ path: path.join(screenshots, 'staff-release-detail-desktop.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(screenshots, 'staff-release-detail-phone.png'), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
   await versions.getByRole('button', { name: `Make ${before.version} current` }).click();
   const dialog = page.getByRole('dialog', { name: `Make LITE ${before.version} current?` });
   await expect(dialog).toContainText(`will download ${before.version} instead of ${version}`);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TIERS } from '@keyport/shared/domain/tiers';
+import { releases } from '../src/db/schema';
 import { seedDemoData } from '../src/db/seed';
 import { createTestApp, type TestApp } from './helpers/test-app';
 import { useDataDir } from './helpers/releases';
@@ -47,5 +48,22 @@ describe('the two demo versions differ as a theme upgrade must handle', () => {
     expect(await text('4.2.0', 'config/settings_schema.json')).toContain('"color_accent"');
     expect(await text('4.1.0', 'sections/featured.liquid')).not.toContain('"quote"');
     expect(await text('4.2.0', 'sections/featured.liquid')).toContain('"quote"');
+  });
+
+  it('4.2.0 carries the rename as its migration map (every edition); a data directory seeded before gets it', async () => {
+    const rows = await t.app.services.db.query.releases.findMany();
+    for (const row of rows) {
+      expect(row.migrationMap, `${row.edition} ${row.version}`).toEqual(
+        row.version === '4.2.0' ? { settings: { color_primary: 'color_accent' } } : null,
+      );
+    }
+    await t.db.update(releases).set({ migrationMap: null });
+    await seedDemoData(t.app.services, t.app.log);
+    const again = await t.app.services.db.query.releases.findMany();
+    expect(again.filter((row) => row.migrationMap !== null).map((row) => row.version)).toEqual([
+      '4.2.0',
+      '4.2.0',
+      '4.2.0',
+    ]);
   });
 });

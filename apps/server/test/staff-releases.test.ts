@@ -125,6 +125,66 @@ describe('upload with a reason', () => {
   });
 });
 
+describe('upload with a migration map (issue 20)', () => {
+  const send = async (version: string, migrationMap: string, options = {}) => {
+    const zip = await makeThemeZip(dataDir(), { edition: 'PRO', version, ...options });
+    return uploadRelease(
+      t,
+      staff.token,
+      { edition: 'PRO', version, reason: `Publishing ${version}`, migration_map: migrationMap },
+      { content: zip.bytes },
+    );
+  };
+
+  it('stores a map whose new names are all in the release, and shows it on the release', async () => {
+    const map = {
+      settings: { color_primary: 'color_accent' },
+      sections: { banner: { type: 'featured', settings: { heading: 'title' }, blocks: { line: { type: 'quote' } } } },
+    };
+    const response = await send('7.0.0', `// renames since 6.x\n${JSON.stringify(map)}`, {
+      featuredSection: { blockTypes: ['text', 'quote'] },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const id = response.json<{ release: { id: number } }>().release.id;
+    const detail = await get(`/staff/releases/${id}`);
+    expect(detail.json()).toMatchObject({ migration_map: map });
+    expect(await auditRows('release.published', id)).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ migration_map: true }) }),
+    ]);
+    const without = await get(`/staff/releases/${ids['5.0.0']}`);
+    expect(without.json()).toMatchObject({ migration_map: null });
+  });
+
+  it.each([
+    ['not JSON', '{ "settings": ', /^The migration map is not valid JSON/],
+    ['of another shape', '{"settings": {"a": 1}}', /^The migration map is not valid: .* \(at settings\.a\)\.$/],
+    ['with an unknown member', '{"renames": {}}', /^The migration map is not valid/],
+    ['renaming nothing', '{}', 'The migration map does not fit this release: The migration map renames nothing.'],
+    [
+      'naming a setting the release does not have',
+      '{"settings": {"color_primary": "color_primary_2"}}',
+      'The migration map does not fit this release: settings: "color_primary" → "color_primary_2": the release has no setting "color_primary_2".',
+    ],
+    [
+      'naming a section type the release does not have',
+      '{"sections": {"hero": {"type": "hero-banner"}}}',
+      'The migration map does not fit this release: sections.hero: the release has no section type "hero-banner" (sections/hero-banner.liquid).',
+    ],
+    [
+      'renaming two settings to one',
+      '{"settings": {"a": "color_accent", "b": "color_accent"}}',
+      'The migration map does not fit this release: settings: "a" and "b" are both renamed to "color_accent".',
+    ],
+  ])('refuses a map %s (400 invalid_migration_map) and stores nothing', async (_label, map, message) => {
+    const before = (await list('PRO')).releases.length;
+    const response = await send('7.1.0', map);
+    expect(response.statusCode, response.body).toBe(400);
+    const error = typeof message === 'string' ? message : expect.stringMatching(message);
+    expect(response.json()).toMatchObject({ code: 'invalid_migration_map', error });
+    expect((await list('PRO')).releases).toHaveLength(before);
+  });
+});
+
 describe('GET /staff/releases', () => {
   it("lists an edition's versions newest first; with none chosen the newest stable version is current", async () => {
     const { releases, current_chosen } = await list();

@@ -59,7 +59,7 @@ async function readAll(zipPath: string): Promise<Record<string, Buffer>> {
 
 /**
  * A merchant's export of the previous version of `edition`: their own colours and header setting, an added snippet,
- * an edited stylesheet and a locale override.
+ * an edited stylesheet (the next version did not change it) and script (it did), and a locale override.
  */
 async function merchantExport(edition: Tier, version: 'previous' | 'current' = 'previous'): Promise<Buffer> {
   const base = await zipFile(version === 'previous' ? previousTheme(edition) : currentTheme(edition));
@@ -81,6 +81,7 @@ async function merchantExport(edition: Tier, version: 'previous' | 'current' = '
   files['templates/index.json'] = Buffer.from(JSON.stringify(index, null, 2));
   files['snippets/my-badge.liquid'] = Buffer.from('<span class="badge">Merchant badge</span>\n');
   files['assets/theme.css'] = Buffer.concat([files['assets/theme.css']!, Buffer.from('.merchant { color: red; }\n')]);
+  files['assets/theme.js'] = Buffer.concat([files['assets/theme.js']!, Buffer.from('// merchant tracking\n')]);
   const locale = JSON.parse(files['locales/en.default.json']!.toString('utf8')) as {
     general: { password_page: { login_form_heading: string } };
   };
@@ -117,7 +118,7 @@ async function download(person: Person, url: string) {
   return t.app.inject({ method: 'GET', url, headers: auth(person.token) });
 }
 
-/** Every global setting of the merchant's settings_data is in the output, or in the report with its old value. */
+/** Every global setting of the merchant's settings_data is in the output (under its new name), or reported. */
 function expectEveryValueAccountedFor(
   merchant: Record<string, unknown>,
   output: Record<string, unknown>,
@@ -129,8 +130,8 @@ function expectEveryValueAccountedFor(
     const reported = run.report!.items.some(
       (item) =>
         item.file === 'config/settings_data.json' &&
-        (item.path ?? '').endsWith(`.${id}`) &&
-        JSON.stringify(item.old_value ?? item.new_value) === JSON.stringify(value),
+        [item.path, item.from?.path].includes(`current.${id}`) &&
+        JSON.stringify(item.yours) === JSON.stringify(value),
     );
     expect(inOutput || reported, `${id}=${JSON.stringify(value)} is lost`).toBe(true);
   }
@@ -142,7 +143,10 @@ beforeAll(async () => {
   for (const edition of ['LITE', 'REGULAR', 'PRO'] as const) {
     for (const options of [previousTheme(edition), currentTheme(edition)]) {
       const content = await readFile(await zipFile(options));
-      const uploaded = await uploadRelease(t, staff.token, { edition, version: options.version }, { content });
+      // The current version comes with its migration map (color_primary → color_accent), as the seed's does.
+      const map: Record<string, string> =
+        options.version === DEMO_RELEASE.version ? { migration_map: JSON.stringify(DEMO_RELEASE.migrationMap) } : {};
+      const uploaded = await uploadRelease(t, staff.token, { edition, version: options.version, ...map }, { content });
       expect(uploaded.statusCode, uploaded.body).toBe(201);
     }
   }
@@ -244,16 +248,36 @@ describe('POST /theme-upgrades', () => {
       target: { key: regular.apiKey, edition: 'REGULAR', version: '4.2.0' },
       connection_moved: true,
     });
-    const dropped = run.report!.items.filter((item) => item.status === 'dropped');
-    expect(dropped.some((item) => item.path?.endsWith('.color_primary') && item.old_value === '#ff0044')).toBe(true);
-    expect(dropped, JSON.stringify(run.report!.items.filter((i) => i.file.startsWith('templates')))).toContainEqual(
-      expect.objectContaining({ file: 'templates/index.json', path: 'sections.announcement' }),
+    // Found by its files: the LITE 4.1.0 release.
+    expect(run.report!.detection).toMatchObject({
+      release: { edition: 'LITE', version: '4.1.0' },
+      confident: true,
+      stated_version: '4.1.0',
+    });
+    // The accent colour moved to its new name by 4.2.0's migration map; the removed announcement bar is reported.
+    expect(run.report!.items).toContainEqual(
+      expect.objectContaining({
+        group: 'moved',
+        path: 'current.color_accent',
+        from: { path: 'current.color_primary' },
+        yours: '#ff0044',
+      }),
     );
     expect(run.report!.items).toContainEqual(
-      expect.objectContaining({ file: 'snippets/my-badge.liquid', status: 'added' }),
+      expect.objectContaining({ group: 'dropped', file: 'templates/index.json', path: 'sections.announcement' }),
     );
     expect(run.report!.items).toContainEqual(
-      expect.objectContaining({ file: 'assets/theme.css', status: 'edited', reason: 'edited by you — review' }),
+      expect.objectContaining({ file: 'snippets/my-badge.liquid', group: 'kept', kind: 'file' }),
+    );
+    expect(run.report!.items).toContainEqual(
+      expect.objectContaining({ file: 'assets/theme.css', group: 'kept', diff: expect.stringContaining('+.merchant') }),
+    );
+    expect(run.report!.items).toContainEqual(
+      expect.objectContaining({
+        file: 'assets/theme.js',
+        group: 'review',
+        diff: expect.stringContaining('+// merchant'),
+      }),
     );
 
     const zip = await download(person, run.download_url!);
@@ -273,6 +297,8 @@ describe('POST /theme-upgrades', () => {
     };
     expectEveryValueAccountedFor(inSettings.current, outSettings.current, run);
     expect(outSettings.current.color_background).toBe('#fafafa');
+    expect(outSettings.current.color_accent).toBe('#ff0044');
+    expect(outSettings.current).not.toHaveProperty('color_primary');
 
     // The REGULAR key now holds the store, with the token written into the theme; the LITE key is free.
     const keys = await keysOf(person);
@@ -284,17 +310,21 @@ describe('POST /theme-upgrades', () => {
     expect(outSettings.current.license_token).toBe(tokentheme);
     expect(await t.app.services.connect.verify(tokentheme!)).toMatchObject({ tier: 'REGULAR' });
 
-    // The review zip holds the merchant's own stylesheet; both reports download.
+    // The stylesheet only the merchant changed is theirs in the theme; the script both changed is set aside.
+    expect(output['assets/theme.css']!.toString()).toContain('.merchant');
     const review = await download(person, run.review_url!);
     expect(review.statusCode).toBe(200);
     const reviewPath = await writeTemp(review.rawPayload);
-    expect((await readAll(reviewPath))['assets/theme.css']!.toString()).toContain('.merchant');
+    expect(Object.keys(await readAll(reviewPath))).toEqual(['assets/theme.js']);
+    expect((await readAll(reviewPath))['assets/theme.js']!.toString()).toContain('// merchant tracking');
     const json = await download(person, run.report_json_url!);
     expect(json.statusCode).toBe(200);
     expect(json.json()).toEqual(run.report);
     const html = await download(person, run.report_html_url!);
     expect(html.statusCode).toBe(200);
     expect(html.headers['content-type']).toContain('text/html');
+    expect(html.body).toContain(run.report!.detection.summary);
+    expect(html.body).toContain('<details id="review">');
 
     // Listed for either key, readable again, and nobody else's.
     const listed = await t.app.inject({

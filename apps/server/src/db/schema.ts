@@ -19,6 +19,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { HomepageUpdate } from '@keyport/shared/contracts/homepage';
+import type { MigrationMap } from '@keyport/shared/contracts/migration-map';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -174,6 +175,11 @@ export const releases = pgTable(
      * release stored before: filled in when it is first read (modules/releases).
      */
     manifest: jsonb('manifest').$type<Record<string, string>>(),
+    /**
+     * What this version renamed since the previous one (settings, colour schemes, sections, blocks), uploaded by staff
+     * with the release and checked against its files (issue 20); theme-file upgrades move merchants' values by it.
+     */
+    migrationMap: jsonb('migration_map').$type<MigrationMap>(),
   },
   (t) => [
     uniqueIndex('releases_edition_version_unique').on(t.edition, t.version),

@@ -96,7 +96,6 @@ export const DEMO_HOMEPAGE_UPDATES: { daysAgo: number; title: string; body: stri
   },
 ];
 
-/** The theme release seeded per edition (a small generated zip), so downloads work on a fresh install. */
 /** The version before DEMO_RELEASE (the demo theme's 'previous' variant): theme upgrades have something to merge. */
 export const DEMO_PREVIOUS_RELEASE = {
   version: '4.1.0',
@@ -116,6 +115,8 @@ export const DEMO_RELEASE = {
   notes: 'Demo release: a small generated theme with a license token setting.',
   /** Since the previous version: color_primary renamed color_accent, no announcement bar, a new quote block type. */
   theme: { featuredSection: { blockTypes: ['text', 'quote'] } },
+  /** The rename, as staff upload it with the release: theme-file upgrades move a store's accent colour by it. */
+  migrationMap: { settings: { color_primary: 'color_accent' } },
 } as const;
 
 /** What credits buy on a fresh install (staff manage them at /staff/redeem-products); seeded by name. */

@@ -116,7 +116,9 @@ async function seedDemoReleases(
   const missing: { edition: Tier; release: (typeof demoReleases)[number] }[] = [];
   for (const edition of TIERS) {
     for (const release of demoReleases) {
-      if (!(await releases.findReleaseByVersion(edition, release.version))) missing.push({ edition, release });
+      const stored = await releases.findReleaseByVersion(edition, release.version);
+      if (!stored) missing.push({ edition, release });
+      else if ('migrationMap' in release) await releases.attachSeedMigrationMap(stored, release.migrationMap);
     }
   }
   if (missing.length === 0) return;
@@ -143,6 +145,7 @@ async function seedDemoReleases(
           zipPath,
           createdBy: null,
           reason: 'Demo release (seed)',
+          migrationMap: 'migrationMap' in release ? release.migrationMap : null,
         });
       } catch (error) {
         // Another process seeded the same version meanwhile.

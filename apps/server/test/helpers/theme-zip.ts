@@ -176,6 +176,10 @@ export interface HandMadeEntry {
   method: 0 | 8;
   /** Data descriptor after the data: none, with signature (16 bytes) or without (12 bytes). */
   descriptor: 'none' | 'signed' | 'unsigned';
+  /** The central header's "version made by" (default Unix, 3.0 → `(3 << 8) | 20`) and external attributes (default
+   *  a regular file, mode 0644): a symlink is Unix mode 0o120777. */
+  versionMadeBy?: number;
+  externalAttributes?: number;
 }
 
 /** Builds a zip byte by byte (for descriptor variants no library writes). */
@@ -203,9 +207,9 @@ export function buildZipByHand(entries: HandMadeEntry[]): Buffer {
     centrals.push(
       buildCentralHeader({
         ...fields,
-        versionMadeBy: (3 << 8) | 20,
+        versionMadeBy: entry.versionMadeBy ?? (3 << 8) | 20,
         internalAttributes: 0,
-        externalAttributes: (0o100644 << 16) >>> 0,
+        externalAttributes: entry.externalAttributes ?? (0o100644 << 16) >>> 0,
         localHeaderOffset: offset,
         extraField: Buffer.alloc(0),
         comment: Buffer.alloc(0),

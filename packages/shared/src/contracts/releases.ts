@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { globalRegistry } from 'zod/v4/core';
 import { TIERS } from '../domain/tiers';
 import { defineContract } from './define';
+import { MigrationMapSchema } from './migration-map';
 import { StaffReasonSchema } from './staff';
 import { idString } from './ids';
 
@@ -87,7 +88,11 @@ export const ReleaseSchema = z.object({
 });
 export type Release = z.infer<typeof ReleaseSchema>;
 
-/** Staff upload (multipart: edition, version, notes, reason, file); audited with the reason. */
+/**
+ * Staff upload (multipart: edition, version, notes, reason, optional migration_map, file); audited with the reason.
+ * `migration_map` is the text of a JSON migration map (contracts/migration-map.ts), checked against the release's
+ * files: 400 `invalid_migration_map` naming the first problem.
+ */
 export const uploadRelease = defineContract({
   operationId: 'uploadRelease',
   method: 'POST',
@@ -101,6 +106,12 @@ export const uploadRelease = defineContract({
     version: z.string().check(z.maxLength(32)),
     notes: z.optional(z.string().check(z.maxLength(5000))),
     reason: StaffReasonSchema,
+    migration_map: z.optional(
+      z.string().register(globalRegistry, {
+        contentMediaType: 'application/json',
+        description: 'What this version renamed since the previous one (settings, colour schemes, sections, blocks)',
+      }),
+    ),
     file: z.string().register(globalRegistry, { contentMediaType: 'application/zip', description: 'The theme zip' }),
   }),
   response: z.object({ release: ReleaseSchema }),
@@ -152,6 +163,8 @@ export const staffGetRelease = defineContract({
   response: z.object({
     release: StaffReleaseSchema,
     manifest: z.array(z.object({ path: z.string(), sha256: z.string() })),
+    /** What this version renamed since the previous one (uploaded with the release), or null. */
+    migration_map: z.nullable(MigrationMapSchema),
     stores: z.array(ReleaseStoreSchema),
   }),
 });

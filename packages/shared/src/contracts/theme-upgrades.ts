@@ -26,35 +26,97 @@ export const listKeysUpgrade = defineContract({
   response: z.object({ upgradable_keys: z.array(UpgradableKeySchema), error: z.null() }),
 });
 
-/** One decision of the merge, per file or per setting. */
-export const REPORT_ITEM_STATUSES = ['kept', 'changed', 'dropped', 'edited', 'added'] as const;
-export type ReportItemStatus = (typeof REPORT_ITEM_STATUSES)[number];
+/**
+ * The report of a theme-file upgrade (issue 20), as stored, answered (`report.json`) and rendered (`report.html`).
+ * It is about the merchant's own changes: each one is in exactly one group.
+ * - `kept`: carried into the new theme as it was (a setting value, a section or block added or removed, a text, the
+ *   order of the home page, an added file, an edited file the new version did not change).
+ * - `moved`: carried over under its new name (the new version renamed it; its migration map says so).
+ * - `review`: carried over but worth a look, or kept aside: both sides changed the same value (yours is kept,
+ *   `theirs` is the new version's), or a file both changed (the new version is in the theme, yours in the review
+ *   download, `diff` against the release you started from).
+ * - `dropped`: not carried over, with the reason (the new version has no such setting, section type, text…).
+ * What the new version changed by itself (files updated, added, removed) is in `vendor`, not in the groups.
+ */
+export const REPORT_GROUPS = ['kept', 'moved', 'review', 'dropped'] as const;
+export type ReportGroup = (typeof REPORT_GROUPS)[number];
+
+/** Each group's heading and what it means (the HTML report and the web page show the same), most urgent first. */
+export const REPORT_GROUP_TEXT: Record<ReportGroup, { title: string; explanation: string }> = {
+  review: {
+    title: 'Needs your review',
+    explanation:
+      'Carried over but worth a look (the new version changed the same thing), or kept aside: your copy of each such file is in the review download.',
+  },
+  dropped: {
+    title: 'Dropped',
+    explanation: 'Not carried over, each with the reason. Your value is shown so you can set it again.',
+  },
+  moved: { title: 'Moved', explanation: 'Carried over under the new name the new version gives it.' },
+  kept: { title: 'Kept', explanation: 'Your changes, carried into the new theme as they were.' },
+};
+export const REPORT_GROUP_ORDER: readonly ReportGroup[] = ['review', 'dropped', 'moved', 'kept'];
+
+/** What one item is about. */
+export const REPORT_ITEM_KINDS = ['file', 'setting', 'section', 'block', 'text', 'order', 'property'] as const;
+export type ReportItemKind = (typeof REPORT_ITEM_KINDS)[number];
 
 export const ReportItemSchema = z.object({
-  /** The file inside the theme, e.g. `config/settings_data.json` or `templates/index.json`. */
+  group: z.enum(REPORT_GROUPS),
+  kind: z.enum(REPORT_ITEM_KINDS),
+  /** The file inside the theme, e.g. `config/settings_data.json`, `templates/index.json`, `snippets/badge.liquid`. */
   file: z.string(),
-  /** The setting, section or block inside the file (a JSON-pointer-like path); absent for a whole-file decision. */
+  /** Where inside a JSON file, dot-separated (`current.logo_width`, `sections.main.blocks.b1`); absent for a file. */
   path: z.optional(z.string()),
-  status: z.enum(REPORT_ITEM_STATUSES),
-  /** Why, in words for people (e.g. 'setting no longer exists in the target', 'edited by you — review'). */
-  reason: z.optional(z.string()),
-  /** The merchant's value (JSON), for dropped and changed settings. */
-  old_value: z.optional(z.unknown()),
-  /** The value written to the output (JSON), for changed settings. */
-  new_value: z.optional(z.unknown()),
+  /** For `moved`: where it was (same file unless given). */
+  from: z.optional(z.object({ file: z.optional(z.string()), path: z.optional(z.string()) })),
+  /** Why, in words for people. */
+  reason: z.string(),
+  /** The merchant's value (JSON). For a section or block: the whole of it. */
+  yours: z.optional(z.unknown()),
+  /** For a conflict: the new version's value (JSON), which yours replaced. */
+  theirs: z.optional(z.unknown()),
+  /** For a text file the merchant edited: a unified diff of their edit against the release they started from. */
+  diff: z.optional(z.string()),
 });
 export type ReportItem = z.infer<typeof ReportItemSchema>;
 
-/** The engine's report as stored and shown: counts, then every decision. */
+const ReleaseRefSchema = z.object({
+  edition: z.enum(TIERS),
+  version: z.string(),
+  theme_name: z.nullable(z.string()),
+});
+
+/** Which release the export was found to be, by its files (never by the version it states). */
+export const ReleaseDetectionSchema = z.object({
+  /** The release with the most files identical to the export's; null when none is close enough (`confident` false). */
+  release: z.nullable(ReleaseRefSchema),
+  /** Files of that release the export has byte for byte, of `release_files`. */
+  identical_files: z.int(),
+  release_files: z.int(),
+  export_files: z.int(),
+  /** Whether the match is good enough to merge three ways against it (else: a two-way merge, see warnings). */
+  confident: z.boolean(),
+  /** `theme_info.theme_version` of the export (often behind the real release). */
+  stated_version: z.nullable(z.string()),
+  /** One sentence, e.g. "312 of 330 files identical to Dawn 14.0.0 (REGULAR)." */
+  summary: z.string(),
+});
+export type ReleaseDetection = z.infer<typeof ReleaseDetectionSchema>;
+
 export const ThemeUpgradeReportSchema = z.object({
-  summary: z.object({
-    kept: z.int(),
-    changed: z.int(),
-    dropped: z.int(),
-    edited: z.int(),
-    added: z.int(),
-  }),
+  detection: ReleaseDetectionSchema,
+  /** Counts per group, first. */
+  summary: z.object({ kept: z.int(), moved: z.int(), review: z.int(), dropped: z.int() }),
+  /** Every one of the merchant's changes, in one of the groups. */
   items: z.array(ReportItemSchema),
+  /** The new version's own changes to files the merchant had left alone (paths), and how many stayed the same. */
+  vendor: z.object({
+    updated: z.array(z.string()),
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+    unchanged: z.int(),
+  }),
   warnings: z.array(z.string()),
 });
 export type ThemeUpgradeReportBody = z.infer<typeof ThemeUpgradeReportSchema>;
@@ -77,7 +139,7 @@ export const ThemeUpgradeRunSchema = z.object({
   download_url: z.nullable(z.string()),
   report_json_url: z.nullable(z.string()),
   report_html_url: z.nullable(z.string()),
-  /** The merchant's own copies of the files they edited (listed "edited by you — review"); null when none. */
+  /** The merchant's own copies of the files kept aside (report group `review` with a file); null when none. */
   review_url: z.nullable(z.string()),
   created_at: z.string(),
   expires_at: z.string(),

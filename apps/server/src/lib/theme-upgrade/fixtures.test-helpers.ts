@@ -167,12 +167,26 @@ export interface Fixture {
   merchant: string;
 }
 
-/** The LITE 1.0.0 release, the REGULAR 2.0.0 release and a customised LITE 1.0.0 store export. */
+/** Vendor files of 1.0.0 that 2.0.0 removed: the merchant left the first alone and edited the second. */
+export const OLD_VENDOR_FILE = 'snippets/old-vendor.liquid';
+export const OLD_EDITED_FILE = 'snippets/old-edited.liquid';
+
+/**
+ * The LITE 1.0.0 release (with two snippets 2.0.0 removed), the REGULAR 2.0.0 release and a customised LITE 1.0.0 store
+ * export: settings (BOM, comments, a trailing comma), the home page, a locale, an added stylesheet and snippet, an
+ * added template, theme.css edited (2.0.0 did not change it), theme.js edited (2.0.0 did) and one removed snippet
+ * edited.
+ */
 export async function buildFixture(tempPath: (name: string) => string, folder = ''): Promise<Fixture> {
-  const original = tempPath('original.zip');
-  await generateThemeZip(original, originalOptions());
+  const generated = tempPath('original-generated.zip');
+  await generateThemeZip(generated, originalOptions());
+  const original = await deriveZip(generated, tempPath('original.zip'), {
+    [OLD_VENDOR_FILE]: '<p>{{ "general.password_page.login_form_heading" | t }}</p>\n',
+    [OLD_EDITED_FILE]: '<p>old snippet</p>\n',
+  });
   const target = tempPath('target.zip');
   await generateThemeZip(target, targetOptions());
+  const originalFiles = await readZipFiles(original);
   const merchant = await deriveZip(
     original,
     tempPath('merchant.zip'),
@@ -181,6 +195,8 @@ export async function buildFixture(tempPath: (name: string) => string, folder = 
       'templates/index.json': MERCHANT_INDEX,
       'locales/en.default.json': MERCHANT_LOCALE,
       'assets/theme.css': ':root { --color-accent: #ff0000; }\n/* edited by the merchant */\n',
+      'assets/theme.js': `${originalFiles.get('assets/theme.js')!.toString()}\n// edited by the merchant\n`,
+      [OLD_EDITED_FILE]: '<p>old snippet, edited by the merchant</p>\n',
       'assets/custom.css': '.promo { color: red; }\n',
       'snippets/promo.liquid': '<div class="promo">{{ "general.password_page.login_form_heading" | t }}</div>\n',
       'templates/page.contact.json': JSON.stringify({

@@ -1,5 +1,16 @@
-/** The upgrade report as one self-contained, escaped HTML page (no scripts, no external resources). */
-import type { ThemeUpgradeReport } from './report';
+/**
+ * The upgrade report as one self-contained, escaped HTML page (no scripts, no external resources): the same content
+ * as report.json — which release the theme was found to be, the counts per group first, then each group's items
+ * behind a disclosure (a value, the new version's value, a diff), then what the new version changed by itself.
+ */
+import {
+  REPORT_GROUP_ORDER,
+  REPORT_GROUP_TEXT,
+  type ReportGroup,
+  type ReportItem,
+  type ThemeUpgradeReportBody,
+} from '@keyport/shared/contracts/theme-upgrades';
+import type { ThemeInfo } from './report';
 
 export function escapeHtml(value: string): string {
   return value
@@ -11,29 +22,60 @@ export function escapeHtml(value: string): string {
 }
 
 function show(value: unknown): string {
-  return escapeHtml(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined'));
+  return escapeHtml(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 }
 
-function table(headings: string[], rows: unknown[][]): string {
-  if (rows.length === 0) return '<p class="none">None.</p>';
-  const head = headings.map((heading) => `<th>${escapeHtml(heading)}</th>`).join('');
-  const body = rows.map((row) => `<tr>${row.map((cell) => `<td>${show(cell)}</td>`).join('')}</tr>`).join('\n');
-  return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+function itemRow(item: ReportItem): string {
+  const where = item.path ? `${item.file} › ${item.path}` : item.file;
+  const from = item.from
+    ? `<div class="from">was ${show([item.from.file, item.from.path].filter(Boolean).join(' › '))}</div>`
+    : '';
+  const values = [
+    item.yours === undefined ? '' : `<div><span class="label">Yours</span> <code>${show(item.yours)}</code></div>`,
+    item.theirs === undefined
+      ? ''
+      : `<div><span class="label">The new version’s</span> <code>${show(item.theirs)}</code></div>`,
+  ].join('');
+  const diff =
+    item.diff === undefined ? '' : `<details><summary>Diff</summary><pre>${escapeHtml(item.diff)}</pre></details>`;
+  return `<tr><td><code>${escapeHtml(where)}</code>${from}</td><td>${escapeHtml(item.reason)}${values}${diff}</td></tr>`;
 }
 
-function list(items: string[]): string {
-  if (items.length === 0) return '<p class="none">None.</p>';
-  return `<ul>${items.map((item) => `<li><code>${escapeHtml(item)}</code></li>`).join('')}</ul>`;
+function group(report: ThemeUpgradeReportBody, name: ReportGroup): string {
+  const items = report.items.filter((item) => item.group === name);
+  const text = REPORT_GROUP_TEXT[name];
+  const body =
+    items.length === 0
+      ? '<p class="none">Nothing.</p>'
+      : `<table><thead><tr><th>Where</th><th>What happened</th></tr></thead><tbody>\n${items.map(itemRow).join('\n')}\n</tbody></table>`;
+  return `<details id="${name}"><summary><strong>${text.title}</strong> (${items.length})</summary>
+<p>${escapeHtml(text.explanation)}</p>
+${body}
+</details>`;
 }
 
-function describe(side: ThemeUpgradeReport['source']): string {
-  return [side.themeName ?? 'Unknown theme', side.edition ?? 'unknown edition', side.version ?? 'unknown version'].join(
-    ' · ',
-  );
+function fileList(title: string, files: string[]): string {
+  if (files.length === 0) return '';
+  return `<h3>${escapeHtml(title)} (${files.length})</h3><ul>${files.map((file) => `<li><code>${escapeHtml(file)}</code></li>`).join('')}</ul>`;
 }
 
-export function reportToHtml(report: ThemeUpgradeReport): string {
-  const { settings, sections, files, locales } = report;
+function describe(side: ThemeInfo): string {
+  return [side.themeName ?? 'Unknown theme', side.edition ?? '', side.version ?? ''].filter(Boolean).join(' ');
+}
+
+export function reportToHtml(report: ThemeUpgradeReportBody, sides?: { source: ThemeInfo; target: ThemeInfo }): string {
+  const { summary, detection, vendor } = report;
+  const counts = REPORT_GROUP_ORDER.map(
+    (name) =>
+      `<li><a href="#${name}"><strong>${summary[name]}</strong> ${REPORT_GROUP_TEXT[name].title.toLowerCase()}</a></li>`,
+  ).join('');
+  const warnings =
+    report.warnings.length === 0
+      ? ''
+      : `<ul class="warnings">${report.warnings.map((warning) => `<li>${escapeHtml(warning)}</li>`).join('')}</ul>`;
+  const heading = sides
+    ? `<p>From <strong>${escapeHtml(describe(sides.source))}</strong> to <strong>${escapeHtml(describe(sides.target))}</strong>.</p>`
+    : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -41,69 +83,30 @@ export function reportToHtml(report: ThemeUpgradeReport): string {
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Theme upgrade report</title>
 <style>
-body{font-family:system-ui,sans-serif;margin:2rem;color:#1f2328;line-height:1.4}
-table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}
-th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top;font-size:.9rem}
-td{word-break:break-word}th{background:#f6f8fa}.none{color:#656d76}
+body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1f2328;line-height:1.45}
+.counts{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;padding:0}
+.counts li{border:1px solid #d0d7de;border-radius:.5rem;padding:.4rem .8rem}
+.counts a{color:inherit;text-decoration:none}
+details{border:1px solid #d0d7de;border-radius:.5rem;padding:.5rem .8rem;margin:.6rem 0}
+summary{cursor:pointer}
+table{border-collapse:collapse;width:100%;margin:.5rem 0;table-layout:fixed}th:first-child{width:35%}
+th,td{border-top:1px solid #d0d7de;padding:.35rem .5rem;text-align:left;vertical-align:top;font-size:.9rem}
+td{word-break:break-word}th{background:#f6f8fa}
+code{font-size:.85rem;overflow-wrap:anywhere}
+pre{background:#f6f8fa;padding:.5rem;font-size:.8rem;white-space:pre-wrap;overflow-wrap:anywhere}
+.none,.from,.label{color:#656d76}.warnings{background:#fff8c5;border-radius:.5rem;padding:.5rem 2rem}
 </style>
 </head>
 <body>
 <h1>Theme upgrade report</h1>
-<p>From <strong>${escapeHtml(describe(report.source))}</strong> to <strong>${escapeHtml(describe(report.target))}</strong>.</p>
-<p>${escapeHtml(
-    `${report.counts.settingsKept} settings kept, ${report.counts.settingsChanged} changed, ${report.counts.settingsDropped} dropped; ` +
-      `${report.counts.sectionsKept} sections and blocks kept, ${report.counts.sectionsDropped} dropped; ` +
-      `${report.counts.filesAdded} files added by you copied, ${report.counts.filesEdited} edited by you to review.`,
-  )}</p>
-<h2>Settings dropped</h2>
-${table(
-  ['File', 'Where', 'Setting', 'Your value', 'Why'],
-  settings.dropped.map((s) => [s.file, s.scope, s.id, s.oldValue, s.reason]),
-)}
-<h2>Settings changed</h2>
-${table(
-  ['File', 'Where', 'Setting', 'Value', 'Note'],
-  settings.changed.map((s) => [s.file, s.scope, s.id, s.value, s.note]),
-)}
-<h2>Sections and blocks dropped</h2>
-${table(
-  ['File', 'Where', 'Type', 'Why', 'Your content'],
-  sections.dropped.map((s) => [s.file, s.scope, s.type, s.reason, s.oldValue]),
-)}
-<h2>Files edited by you — review</h2>
-<p>The new version of each file is in the theme; your copy is in the review download.</p>
-${list(files.review)}
-<h2>Files you added (copied as they are)</h2>
-${list(files.added)}
-<h2>Translations dropped</h2>
-${table(
-  ['File', 'Key', 'Your text', 'Why'],
-  locales.dropped.map((l) => [l.file, l.key, l.value, l.reason]),
-)}
-<h2>Translations kept</h2>
-${table(
-  ['File', 'Key', 'Your text'],
-  locales.kept.map((l) => [l.file, l.key, l.value]),
-)}
-<h2>Sections and blocks kept</h2>
-${table(
-  ['File', 'Where', 'Type'],
-  sections.kept.map((s) => [s.file, s.scope, s.type]),
-)}
-<h2>Settings kept</h2>
-${table(
-  ['File', 'Where', 'Setting', 'Value'],
-  settings.kept.map((s) => [s.file, s.scope, s.id, s.value]),
-)}
-<h2>Other files</h2>
-<h3>Merged</h3>
-${list(files.merged)}
-<h3>Updated to the new version</h3>
-${list(files.updated)}
-<h3>No longer in the new version</h3>
-${list(files.removedInTarget)}
-<h3>New in this version</h3>
-${list(files.newInTarget)}
+${heading}
+<p>${escapeHtml(detection.summary)}</p>
+<ul class="counts">${counts}</ul>
+${warnings}
+${REPORT_GROUP_ORDER.map((name) => group(report, name)).join('\n')}
+<details id="vendor"><summary><strong>Changed by the new version</strong> (files you had not changed: ${vendor.updated.length} updated, ${vendor.added.length} added, ${vendor.removed.length} removed, ${vendor.unchanged} the same)</summary>
+${fileList('Updated', vendor.updated)}${fileList('Added', vendor.added)}${fileList('Removed', vendor.removed)}
+</details>
 </body>
 </html>
 `;

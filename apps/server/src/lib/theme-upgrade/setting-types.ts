@@ -10,6 +10,14 @@ export interface SettingDefinition {
   options?: { value: unknown }[];
   min?: number;
   max?: number;
+  /** `color_scheme_group`: the settings of each scheme. */
+  definition?: unknown;
+}
+
+/** What a value is checked against besides its own definition. */
+export interface SettingContext {
+  /** The new version's colour scheme ids (a `color_scheme` setting names one of them). */
+  colorSchemes?: ReadonlySet<string>;
 }
 
 const COLOR_PATTERN =
@@ -33,7 +41,6 @@ const STRING_TYPES = new Set([
   'page',
   'article',
   'link_list',
-  'color_scheme',
   'color_background',
   'metaobject',
   'text_alignment',
@@ -41,8 +48,19 @@ const STRING_TYPES = new Set([
 const LIST_TYPES = new Set(['collection_list', 'product_list', 'metaobject_list']);
 
 /** null when `value` fits `setting`, else why it does not (shown in the report). */
-export function checkSettingValue(setting: SettingDefinition, value: unknown): string | null {
+export function checkSettingValue(
+  setting: SettingDefinition,
+  value: unknown,
+  context: SettingContext = {},
+): string | null {
   const { type } = setting;
+  if (type === 'color_scheme') {
+    if (typeof value !== 'string') return 'not a colour scheme';
+    const schemes = context.colorSchemes;
+    return schemes === undefined || schemes.size === 0 || schemes.has(value)
+      ? null
+      : `the new version has no colour scheme "${value}"`;
+  }
   if (type === 'checkbox') return typeof value === 'boolean' ? null : 'not true or false';
   if (type === 'color') {
     if (typeof value !== 'string') return 'not a colour';

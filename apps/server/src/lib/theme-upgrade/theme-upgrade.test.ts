@@ -1,45 +1,67 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { themeCheckRun } from '@shopify/theme-check-node';
+import type { MigrationMap } from '@keyport/shared/contracts/migration-map';
+import type { ReportItem } from '@keyport/shared/contracts/theme-upgrades';
+import type { Tier } from '@keyport/shared/domain/tiers';
 import { describe, expect, it } from 'vitest';
 import { generateThemeZip } from '../../db/demo-theme';
-import { buildZipByHand, expectUnzipTestPasses, useTempDir, writeZip } from '../../../test/helpers/theme-zip';
+import { expectUnzipTestPasses, run, useTempDir, writeZip } from '../../../test/helpers/theme-zip';
+import { computeThemeManifest } from '../theme-zip/manifest';
+import { DEFAULT_THEME_ZIP_LIMITS } from '../theme-zip/scan';
+import type { KnownRelease } from './detect-release';
 import {
   MERCHANT_SETTINGS,
+  OLD_EDITED_FILE,
+  OLD_VENDOR_FILE,
   buildFixture,
   deriveZip,
-  originalOptions,
   readZipFiles,
-  targetOptions,
   type Fixture,
 } from './fixtures.test-helpers';
-import { parseLenientJson } from './lenient-json';
-import { getPath } from './merge';
-import type { ThemeUpgradeReport } from './report';
+import { diffJson, getPath, jsonEqual, pathText } from './json-changes';
+import { parseThemeJson } from './json-text';
 import { reportToHtml } from './report-html';
-import { isPlainObject } from './setting-types';
-import { ThemeUpgradeError, readThemeInfo, reviewZipPathFor, upgradeTheme } from './index';
+import { ThemeUpgradeError, readThemeInfo, reviewZipPathFor, upgradeTheme, type ThemeUpgradeInput } from './index';
 
 const tempPath = useTempDir('theme-upgrade');
 const TOKEN = 'tok_regular_123';
 
-function json(buffer: Buffer | undefined, name = 'file'): unknown {
-  if (buffer === undefined) throw new Error(`${name} is missing`);
-  return parseLenientJson(buffer.toString('utf8'), name).value;
+async function known(path: string, edition: Tier, version: string, id: number): Promise<KnownRelease> {
+  return {
+    id,
+    edition,
+    version,
+    themeName: 'Aurora',
+    manifest: await computeThemeManifest(path, DEFAULT_THEME_ZIP_LIMITS),
+    zipPath: async () => path,
+  };
 }
 
-async function upgrade(fixture: Fixture, overrides: Partial<Parameters<typeof upgradeTheme>[0]> = {}) {
-  const outputPath = tempPath('out.zip');
-  const report = await upgradeTheme({
-    merchantZipPath: fixture.merchant,
-    originalZipPath: fixture.original,
-    targetZipPath: fixture.target,
-    token: TOKEN,
-    outputPath,
-    ...overrides,
-  });
-  return { report, outputPath: overrides.outputPath ?? outputPath };
+/** The stored releases of a fixture: the target (REGULAR 2.0.0) and the original (LITE 1.0.0), newest first. */
+async function releasesOf(fixture: Fixture): Promise<KnownRelease[]> {
+  return [await known(fixture.target, 'REGULAR', '2.0.0', 2), await known(fixture.original, 'LITE', '1.0.0', 1)];
 }
+
+async function upgrade(fixture: Fixture, overrides: Partial<ThemeUpgradeInput> = {}) {
+  const outputPath = overrides.outputPath ?? tempPath('out.zip');
+  const result = await upgradeTheme({
+    merchantZipPath: fixture.merchant,
+    releases: overrides.releases ?? (await releasesOf(fixture)),
+    target: { zipPath: fixture.target },
+    token: TOKEN,
+    ...overrides,
+    outputPath,
+  });
+  return { result, report: result.report, outputPath };
+}
+
+const json = (bytes: Buffer | undefined, name = 'file') => {
+  if (bytes === undefined) throw new Error(`${name} is missing`);
+  return parseThemeJson(bytes.toString('utf8'), name) as Record<string, unknown>;
+};
+const itemsAt = (items: ReportItem[], file: string, path?: string) =>
+  items.filter((item) => item.file === file && item.path === path);
 
 async function expectUpgradeError(promise: Promise<unknown>, code: string): Promise<void> {
   const error = await promise.then(
@@ -50,102 +72,203 @@ async function expectUpgradeError(promise: Promise<unknown>, code: string): Prom
   expect(error).toMatchObject({ code });
 }
 
-describe('upgradeTheme: LITE 1.0.0 store → REGULAR 2.0.0', () => {
-  it('keeps fitting settings, drops renamed and type-failing ones with their old values, writes the token', async () => {
+describe('upgradeTheme: LITE 1.0.0 store → REGULAR 2.0.0, three ways', () => {
+  it('tells the release by its files, not by the version the theme states', async () => {
     const fixture = await buildFixture(tempPath);
-    const { report, outputPath } = await upgrade(fixture, { expectedSourceEdition: 'LITE' });
-    expect(report.source).toEqual({ edition: 'LITE', version: '1.0.0', themeName: 'Aurora' });
-    expect(report.target).toEqual({ edition: 'REGULAR', version: '2.0.0', themeName: 'Aurora' });
+    const stated = await deriveZip(fixture.merchant, tempPath('stated.zip'), {
+      'config/settings_schema.json': (await readZipFiles(fixture.merchant))
+        .get('config/settings_schema.json')!
+        .toString()
+        .replace('"theme_version": "1.0.0"', '"theme_version": "0.9.0"'),
+    });
+    const { report, result } = await upgrade({ ...fixture, merchant: stated });
+    const exportFiles = (await readZipFiles(stated)).size;
+    expect(report.detection).toMatchObject({
+      release: { edition: 'LITE', version: '1.0.0', theme_name: 'Aurora' },
+      confident: true,
+      stated_version: '0.9.0',
+      export_files: exportFiles,
+    });
+    expect(report.detection.summary).toBe(
+      `${report.detection.identical_files} of ${report.detection.release_files} files identical to Aurora 1.0.0 (LITE). ` +
+        'Your theme states version 0.9.0; its files are 1.0.0.',
+    );
+    expect(report.warnings).toEqual([]);
+    expect(result.source).toEqual({ edition: 'LITE', version: '0.9.0', themeName: 'Aurora' });
+    expect(result.target).toEqual({ edition: 'REGULAR', version: '2.0.0', themeName: 'Aurora' });
+  });
 
-    const output = await readZipFiles(outputPath);
-    const settings = json(output.get('config/settings_data.json')) as { current: Record<string, unknown> };
+  it('files: untouched → the new version’s bytes; dropped by it → gone; added → copied; edited → kept or set aside', async () => {
+    const fixture = await buildFixture(tempPath);
+    const { report, result, outputPath } = await upgrade(fixture);
+    const [output, merchant, target] = await Promise.all([
+      readZipFiles(outputPath),
+      readZipFiles(fixture.merchant),
+      readZipFiles(fixture.target),
+    ]);
+    // Every file of the new version the merchant did not change is its bytes exactly (settings get the token).
+    const mergedJson = new Set(['config/settings_data.json', 'templates/index.json', 'locales/en.default.json']);
+    for (const [name, bytes] of target) {
+      if (mergedJson.has(name) || name === 'assets/theme.css') continue;
+      expect(output.get(name)?.equals(bytes), name).toBe(true);
+    }
+    // The vendor file 2.0.0 dropped is gone; the merchant's edit of the other one is set aside for review.
+    expect(output.has(OLD_VENDOR_FILE)).toBe(false);
+    expect(output.has(OLD_EDITED_FILE)).toBe(false);
+    expect(report.vendor.removed).toEqual([OLD_VENDOR_FILE]);
+    // Their own files, byte for byte.
+    for (const name of ['assets/custom.css', 'snippets/promo.liquid']) {
+      expect(output.get(name)?.equals(merchant.get(name)!), name).toBe(true);
+    }
+    // Their own template naming a section type the new version lacks (Shopify would refuse the theme): in the theme
+    // without that section, whole in the review zip.
+    expect(json(output.get('templates/page.contact.json'))).toEqual({
+      sections: { main: { type: 'header', settings: { sticky: true } } },
+      order: ['main'],
+    });
+    expect(itemsAt(report.items, 'templates/page.contact.json')).toEqual([
+      expect.objectContaining({ group: 'review', kind: 'file' }),
+    ]);
+    expect(itemsAt(report.items, 'templates/page.contact.json', 'sections.gone')).toEqual([
+      expect.objectContaining({ group: 'dropped', reason: 'the new version has no section type "testimonials"' }),
+    ]);
+    // theme.css: only the merchant changed it → theirs stays, with the diff in the report.
+    expect(output.get('assets/theme.css')?.equals(merchant.get('assets/theme.css')!)).toBe(true);
+    const css = itemsAt(report.items, 'assets/theme.css')[0];
+    expect(css).toMatchObject({ group: 'kept', kind: 'file' });
+    expect(css?.diff).toContain('+/* edited by the merchant */');
+    // theme.js: both changed → the new version’s in the theme, theirs in the review zip, the diff against 1.0.0.
+    expect(output.get('assets/theme.js')?.equals(target.get('assets/theme.js')!)).toBe(true);
+    const js = itemsAt(report.items, 'assets/theme.js')[0];
+    expect(js).toMatchObject({ group: 'review', kind: 'file' });
+    expect(js?.diff).toMatch(
+      /^--- a\/assets\/theme\.js\tthe release you started from\n\+\+\+ b\/assets\/theme\.js\tyour theme/,
+    );
+    expect(js?.diff).toContain('+// edited by the merchant');
+    const aside = ['assets/theme.js', OLD_EDITED_FILE, 'templates/page.contact.json'];
+    expect(result.reviewFiles.sort()).toEqual(aside);
+    const review = await readZipFiles(reviewZipPathFor(outputPath));
+    expect([...review.keys()].sort()).toEqual(aside);
+    expect(review.get(OLD_EDITED_FILE)?.equals(merchant.get(OLD_EDITED_FILE)!)).toBe(true);
+    expect(result.outputEntries).toBe(output.size);
+    await expectUnzipTestPasses(outputPath);
+  });
+
+  it('settings: only the merchant’s changes, checked against the new schema; the token written; the old one nowhere', async () => {
+    const fixture = await buildFixture(tempPath);
+    const { report, outputPath } = await upgrade(fixture);
+    const settings = json((await readZipFiles(outputPath)).get('config/settings_data.json'));
     expect(settings.current).toMatchObject({
       color_accent: '#ff0000',
       custom_note: 'Free shipping over $50',
       license_token: TOKEN,
-      sections: { header: { type: 'header', settings: { sticky: false } } },
     });
-    for (const gone of ['color_background', 'layout_style', 'columns', 'show_badges']) {
-      expect(settings.current).not.toHaveProperty(gone);
-    }
+    expect(settings.current).toMatchObject({ sections: { header: { type: 'header', settings: { sticky: false } } } });
     const dropped = Object.fromEntries(
-      report.settings.dropped.filter((s) => s.scope === 'current').map((s) => [s.id, [s.oldValue, s.reason]]),
+      report.items
+        .filter((item) => item.file === 'config/settings_data.json' && item.group === 'dropped')
+        .map((item) => [item.path, [item.yours, item.reason]]),
     );
     expect(dropped).toEqual({
-      color_background: ['#000000', 'the new theme has no such setting'],
-      layout_style: ['list', 'not one of the options'],
-      columns: [4, 'above the maximum 3'],
-      show_badges: [false, 'not text'],
+      'current.color_background': ['#000000', 'the new version has no setting "color_background" here'],
+      'current.layout_style': ['list', 'not one of the options'],
+      'current.columns': [4, 'above the maximum 3'],
+      'current.show_badges': [false, 'not text'],
     });
-    expect(report.settings.changed).toEqual([expect.objectContaining({ id: 'license_token' })]);
-    // Shopify's comment header is the target's; the old token is nowhere in the output or the report.
-    expect(output.get('config/settings_data.json')?.toString()).toMatch(/^\/\*/);
     expect(JSON.stringify(report)).not.toContain('old-token-of-the-lite-key');
+    // Shopify's comment header is the new version's file's (it has none); the merchant's BOM is not carried.
+    expect((await readZipFiles(outputPath)).get('config/settings_data.json')?.toString().startsWith('{')).toBe(true);
   });
 
-  it('keeps sections and blocks whose types exist, with their order; reports the missing ones', async () => {
-    const { report, outputPath } = await upgrade(await buildFixture(tempPath));
-    const index = json((await readZipFiles(outputPath)).get('templates/index.json')) as Record<string, unknown>;
-    expect(index).toEqual({
+  it('a migration map moves a renamed setting instead of dropping it', async () => {
+    const fixture = await buildFixture(tempPath);
+    const map: MigrationMap = { settings: { color_background: 'color_page' } };
+    const seen: [string | null, string | null][] = [];
+    const { report, outputPath } = await upgrade(fixture, {
+      migrationsFrom: (base, stated) => {
+        seen.push([base?.version ?? null, stated]);
+        return [map];
+      },
+    });
+    expect(seen).toEqual([['1.0.0', '1.0.0']]);
+    const settings = json((await readZipFiles(outputPath)).get('config/settings_data.json'));
+    expect(settings.current).toMatchObject({ color_page: '#000000' });
+    expect(itemsAt(report.items, 'config/settings_data.json', 'current.color_page')).toEqual([
+      expect.objectContaining({
+        group: 'moved',
+        from: { path: 'current.color_background' },
+        reason: 'the new version calls the setting "color_background" "color_page"',
+        yours: '#000000',
+      }),
+    ]);
+  });
+
+  it('templates and texts: the merchant’s changes written into the new version’s files, what has no place reported', async () => {
+    const fixture = await buildFixture(tempPath);
+    const { report, outputPath } = await upgrade(fixture);
+    const output = await readZipFiles(outputPath);
+    expect(json(output.get('templates/index.json'))).toEqual({
       sections: {
         hero: { type: 'header', settings: { sticky: true } },
         featured: {
           type: 'featured',
           settings: { title: 'Our picks' },
-          blocks: { 'text-1': { type: 'text', settings: { heading: 'Hello' } } },
-          block_order: ['text-1'],
+          blocks: {
+            'text-1': { type: 'text', settings: { heading: 'Hello' } },
+            'quote-2': { type: 'quote', settings: { heading: 'quote heading' } },
+          },
+          block_order: ['text-1', 'quote-2'],
         },
       },
       order: ['featured', 'hero'],
     });
-    expect(report.sections.dropped.map((s) => [s.file, s.scope, s.type])).toEqual([
-      ['templates/index.json', 'sections.featured.blocks.image-2', 'image'],
-      ['templates/index.json', 'sections.banner', 'legacy-banner'],
-      ['templates/page.contact.json', 'sections.gone', 'testimonials'],
-    ]);
-    expect(report.settings.dropped).toContainEqual(
-      expect.objectContaining({ file: 'templates/index.json', id: 'colour_mode', oldValue: 'dark' }),
+    const dropped = report.items.filter((item) => item.file === 'templates/index.json' && item.group === 'dropped');
+    expect(dropped.map((item) => [item.path, item.reason])).toEqual(
+      expect.arrayContaining([
+        ['sections.featured.settings.colour_mode', 'the new version has no setting "colour_mode" here'],
+        ['sections.featured.blocks.image-2', 'the new version has no block type "image" here'],
+        ['sections.banner', 'the new version has no section type "legacy-banner"'],
+      ]),
     );
+    expect(json(output.get('locales/en.default.json'))).toEqual({
+      general: { password_page: { login_form_heading: 'Come on in' }, custom: { greeting: 'Howdy' } },
+    });
+    expect(itemsAt(report.items, 'locales/en.default.json', 'general.custom.greeting')).toEqual([
+      expect.objectContaining({ group: 'kept', kind: 'text', reason: 'your own text' }),
+    ]);
   });
 
-  it('copies added files as they are, keeps the target version of edited files and offers the merchant copy', async () => {
+  it('nothing is lost silently: every file and every JSON change of the merchant is in the theme, set aside or reported', async () => {
     const fixture = await buildFixture(tempPath);
     const { report, outputPath } = await upgrade(fixture);
-    const output = await readZipFiles(outputPath);
-    const merchant = await readZipFiles(fixture.merchant);
-    const target = await readZipFiles(fixture.target);
-    expect(report.files.added.sort()).toEqual(['assets/custom.css', 'snippets/promo.liquid']);
-    for (const name of report.files.added)
-      expect(output.get(name)?.equals(merchant.get(name) ?? Buffer.alloc(0))).toBe(true);
-    expect(report.files.edited).toEqual(['assets/theme.css']);
-    expect(output.get('assets/theme.css')?.equals(target.get('assets/theme.css') ?? Buffer.alloc(0))).toBe(true);
-    const review = await readZipFiles(reviewZipPathFor(outputPath));
-    expect([...review.keys()]).toEqual(['assets/theme.css']);
-    expect(review.get('assets/theme.css')?.toString()).toContain('edited by the merchant');
-    expect(report.files.merged).toEqual(
-      expect.arrayContaining(['config/settings_data.json', 'templates/index.json', 'templates/page.contact.json']),
-    );
-    expect(report.files.newInTarget).toEqual(['sections/featured.liquid'].filter((n) => !merchant.has(n)));
-    expect(report.files.updated).toContain('assets/theme.js');
-    expect(output.get('assets/theme.js')?.toString()).toContain('v2.0.0');
+    await expectNothingLost(fixture, report.items, outputPath);
   });
 
-  it('carries locale overrides key by key and reports the keys the target lacks', async () => {
-    const { report, outputPath } = await upgrade(await buildFixture(tempPath));
-    const locale = json((await readZipFiles(outputPath)).get('locales/en.default.json'));
-    expect(locale).toEqual({ general: { password_page: { login_form_heading: 'Come on in' } } });
-    expect(report.locales.kept).toEqual([
-      { file: 'locales/en.default.json', key: 'general.password_page.login_form_heading', value: 'Come on in' },
-    ]);
-    expect(report.locales.dropped).toEqual([
-      expect.objectContaining({ file: 'locales/en.default.json', key: 'general.custom.greeting', value: 'Howdy' }),
-    ]);
-  });
-
-  it('nothing is lost silently: every input setting value, section, block, text and file is in the output or the report', async () => {
-    const fixture = await buildFixture(tempPath);
+  it('accepts a merchant export whose theme sits in a folder; the output is at the zip root', async () => {
+    const fixture = await buildFixture(tempPath, 'aurora-lite/');
     const { report, outputPath } = await upgrade(fixture);
-    await expectNothingLost(fixture, report, outputPath);
+    expect(report.detection.release).toMatchObject({ version: '1.0.0' });
+    const names = [...(await readZipFiles(outputPath)).keys()];
+    expect(names).toContain('assets/custom.css');
+    expect(names.every((name) => !name.startsWith('aurora-lite/'))).toBe(true);
+  });
+
+  it('reports progress by phase and stops when aborted, writing nothing', async () => {
+    const fixture = await buildFixture(tempPath);
+    const phases: string[] = [];
+    await upgrade(fixture, { onProgress: ({ phase }) => void (phases.at(-1) === phase || phases.push(phase)) });
+    expect(phases).toEqual(['detect', 'merge', 'write']);
+    const controller = new AbortController();
+    const outputPath = tempPath('aborted.zip');
+    const aborted = upgrade(fixture, {
+      outputPath,
+      signal: controller.signal,
+      onProgress: ({ phase }) => {
+        if (phase === 'merge') controller.abort();
+      },
+    });
+    await expect(aborted).rejects.toThrow(/aborted/i);
+    await expect(readFile(outputPath)).rejects.toThrow(/ENOENT/);
   });
 
   it('writes a zip that passes unzip -t and Shopify theme-check with no errors', async () => {
@@ -153,71 +276,48 @@ describe('upgradeTheme: LITE 1.0.0 store → REGULAR 2.0.0', () => {
     await expectUnzipTestPasses(outputPath);
     await expectThemeCheckClean(outputPath);
   });
+});
 
-  it('accepts a merchant export whose theme sits in a folder', async () => {
-    const fixture = await buildFixture(tempPath, 'aurora-lite/');
-    const { report, outputPath } = await upgrade(fixture);
-    expect(report.files.added.sort()).toEqual(['assets/custom.css', 'snippets/promo.liquid']);
-    const names = [...(await readZipFiles(outputPath)).keys()];
-    expect(names.every((name) => !name.startsWith('aurora-lite/'))).toBe(true);
-  });
-
-  it('without the original release: no file counts as edited, differing ones are offered for review', async () => {
+describe('upgradeTheme: no release close enough — two ways', () => {
+  it('says so, sets aside what differs and never claims a release’s file as the merchant’s', async () => {
     const fixture = await buildFixture(tempPath);
-    const { report, outputPath } = await upgrade(fixture, { originalZipPath: null });
-    expect(report.originalKnown).toBe(false);
-    expect(report.files.edited).toEqual([]);
-    expect(report.files.unverified).toEqual(expect.arrayContaining(['assets/theme.css', 'assets/theme.js']));
-    expect(report.files.added.sort()).toEqual(['assets/custom.css', 'snippets/promo.liquid']);
-    const review = await readZipFiles(reviewZipPathFor(outputPath));
-    expect([...review.keys()].sort()).toEqual([...report.files.review].sort());
-    await expectNothingLost({ ...fixture, original: fixture.target }, report, outputPath);
-  });
-
-  it('drops a section the target removed, whole, with its settings and blocks in the report', async () => {
-    const fixture = await buildFixture(tempPath);
-    const target = tempPath('no-featured.zip');
-    await generateThemeZip(target, { ...targetOptions(), featuredSection: undefined });
-    const { report, outputPath } = await upgrade({ ...fixture, target });
-    const dropped = report.sections.dropped.find((s) => s.scope === 'sections.featured');
-    expect(dropped).toMatchObject({ file: 'templates/index.json', type: 'featured' });
-    expect(dropped?.oldValue).toMatchObject({ settings: { title: 'Our picks' }, block_order: ['image-2', 'text-1'] });
-    const index = json((await readZipFiles(outputPath)).get('templates/index.json')) as { order: string[] };
-    expect(index.order).toEqual(['hero']);
-    await expectNothingLost(fixture, report, outputPath);
-    await expectThemeCheckClean(outputPath);
-  });
-
-  it('an export without settings_data.json gets the target’s with the token', async () => {
-    const fixture = await buildFixture(tempPath);
-    const bare = await deriveZip(fixture.merchant, tempPath('bare.zip'), { 'config/settings_data.json': null });
-    const { report, outputPath } = await upgrade({ ...fixture, merchant: bare });
-    const settings = json((await readZipFiles(outputPath)).get('config/settings_data.json')) as {
-      current: Record<string, unknown>;
+    // A stored release of the same files that shares only the removed vendor snippet with the export byte for byte.
+    const original = await known(fixture.original, 'LITE', '1.0.0', 1);
+    const manifest = Object.fromEntries(Object.keys(original.manifest).map((name) => [name, '0'.repeat(64)]));
+    const sparse: KnownRelease = {
+      ...original,
+      manifest: { ...manifest, [OLD_VENDOR_FILE]: original.manifest[OLD_VENDOR_FILE]! },
     };
-    expect(settings.current).toEqual({ license_token: TOKEN });
-    expect(report.settings.dropped.filter((s) => s.file === 'config/settings_data.json')).toEqual([]);
-    await expectUnzipTestPasses(outputPath);
-  });
-
-  it('a same-edition update keeps everything that still fits', async () => {
-    const original = tempPath('pro-1.zip');
-    await generateThemeZip(original, originalOptions('PRO'));
-    const target = tempPath('pro-2.zip');
-    await generateThemeZip(target, { ...targetOptions('PRO'), settingRenames: {} });
-    const merchant = await deriveZip(original, tempPath('pro-store.zip'), {});
-    const { report, outputPath } = await upgrade({ original, target, merchant }, { expectedSourceEdition: 'PRO' });
-    expect(report.source.edition).toBe('PRO');
-    expect(report.target.edition).toBe('PRO');
-    expect(report.files.edited).toEqual([]);
-    const settings = json((await readZipFiles(outputPath)).get('config/settings_data.json')) as {
-      current: Record<string, unknown>;
-    };
-    expect(settings.current).toMatchObject({
-      color_accent: '#1f6feb',
-      color_background: '#ffffff',
-      license_token: TOKEN,
+    const { report, result, outputPath } = await upgrade(fixture, { releases: [sparse] });
+    expect(report.detection).toMatchObject({
+      release: null,
+      confident: false,
+      identical_files: 1,
+      release_files: Object.keys(manifest).length,
     });
+    expect(report.detection.summary).toMatch(
+      /^No release matches your theme closely enough \(the closest: 1 of \d+ files/,
+    );
+    expect(report.detection.release).toBeNull();
+    expect(report.warnings[0]).toMatch(/^We could not tell which release your theme started from/);
+    const output = await readZipFiles(outputPath);
+    const target = await readZipFiles(fixture.target);
+    // The old vendor file (a release has it, byte for byte) is not "added by you"; the merchant's own file is.
+    expect(output.has(OLD_VENDOR_FILE)).toBe(false);
+    expect(output.has('snippets/promo.liquid')).toBe(true);
+    // Files that differ from the new version are the new version's in the theme, the merchant's set aside.
+    expect(output.get('assets/theme.css')?.equals(target.get('assets/theme.css')!)).toBe(true);
+    expect(result.reviewFiles).toEqual(
+      expect.arrayContaining([
+        'assets/theme.css',
+        'assets/theme.js',
+        'templates/index.json',
+        'locales/en.default.json',
+      ]),
+    );
+    expect(json(output.get('locales/en.default.json'))).toEqual(json(target.get('locales/en.default.json')));
+    // The store's settings are still its own (where they fit).
+    expect(json(output.get('config/settings_data.json')).current).toMatchObject({ color_accent: '#ff0000' });
   });
 });
 
@@ -236,20 +336,22 @@ describe('upgradeTheme: refused input', () => {
     await expectUpgradeError(upgrade({ ...fixture, merchant: other }), 'theme_mismatch');
   });
 
-  it('refuses a zip that is not a theme, a traversal path and a zip bomb, and writes nothing', async () => {
+  it('refuses a zip that is not a theme, a symbolic link and a zip bomb, and writes nothing', async () => {
     const fixture = await buildFixture(tempPath);
-    const notTheme = await writeZip(tempPath('photos.zip'), { 'photo.jpg': 'x' });
     const outputPath = tempPath('never.zip');
+    const notTheme = await writeZip(tempPath('photos.zip'), { 'photo.jpg': 'x' });
     await expectUpgradeError(upgrade({ ...fixture, merchant: notTheme }, { outputPath }), 'not_a_theme');
-    const traversal = tempPath('traversal.zip');
-    await writeFile(
-      traversal,
-      buildZipByHand([
-        { name: 'layout/theme.liquid', content: 'x', method: 0, descriptor: 'none' },
-        { name: '../evil.liquid', content: 'x', method: 0, descriptor: 'none' },
-      ]),
+    const dir = tempPath('linked');
+    for (const [name, bytes] of await readZipFiles(fixture.merchant)) {
+      await mkdir(dirname(join(dir, name)), { recursive: true });
+      await writeFile(join(dir, name), bytes);
+    }
+    await symlink('/etc/passwd', join(dir, 'snippets', 'passwd.liquid'));
+    await run('zip', ['-q', '-r', '-y', 'linked.zip', '.'], { cwd: dir });
+    await expectUpgradeError(
+      upgrade({ ...fixture, merchant: join(dir, 'linked.zip') }, { outputPath }),
+      'unsupported_entry_type',
     );
-    await expectUpgradeError(upgrade({ ...fixture, merchant: traversal }, { outputPath }), 'unsafe_entry_path');
     const limits = { maxBytes: 10 * 1024 * 1024, maxEntries: 1000, maxUncompressedBytes: 64 * 1024 };
     const bomb = await deriveZip(fixture.merchant, tempPath('bomb.zip'), {
       'assets/zeros.bin': Buffer.alloc(1024 * 1024),
@@ -258,7 +360,7 @@ describe('upgradeTheme: refused input', () => {
     await expect(readFile(outputPath)).rejects.toThrow(/ENOENT/);
   });
 
-  it('refuses an export whose added file is corrupt (its CRC-32 is checked before it is copied raw)', async () => {
+  it('refuses an export with a corrupt file (every file is checked when it is hashed)', async () => {
     const fixture = await buildFixture(tempPath);
     const marker = Buffer.from('merchant-added-binary-'.repeat(4));
     const withBin = await deriveZip(fixture.merchant, tempPath('with-bin.zip'), { 'assets/added.bin': marker });
@@ -295,103 +397,68 @@ describe('readThemeInfo and reportToHtml', () => {
     await expect(readThemeInfo(named)).resolves.toEqual({ edition: 'PRO', version: '3.1.0', themeName: 'Aurora Pro' });
   });
 
-  it('renders an escaped, self-contained page', async () => {
+  it('renders the counts first, each group behind a disclosure, escaped and self-contained', async () => {
     const fixture = await buildFixture(tempPath);
     const evil = await deriveZip(fixture.merchant, tempPath('evil.zip'), {
       'config/settings_data.json': MERCHANT_SETTINGS.replace('Free shipping over $50', '<script>alert(1)</script>'),
     });
-    const { report } = await upgrade({ ...fixture, merchant: evil });
-    const html = reportToHtml(report);
+    const { report, result } = await upgrade({ ...fixture, merchant: evil });
+    const html = reportToHtml(report, { source: result.source, target: result.target });
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).not.toContain('<script');
     expect(html).not.toMatch(/https?:\/\//);
-    expect(html).toContain('Files edited by you — review');
+    expect(html).toContain('From <strong>Aurora LITE 1.0.0</strong> to <strong>Aurora REGULAR 2.0.0</strong>.');
+    expect(html).toContain(
+      `<li><a href="#review"><strong>${report.summary.review}</strong> needs your review</a></li>`,
+    );
+    expect(html.indexOf('class="counts"')).toBeLessThan(html.indexOf('<details id="review">'));
+    for (const group of ['review', 'dropped', 'moved', 'kept', 'vendor'])
+      expect(html).toContain(`<details id="${group}">`);
+    expect(html).toContain('<summary>Diff</summary>');
   });
 });
 
-/** The invariant: each merchant file, setting value, section, block and locale text is in the output or the report. */
-async function expectNothingLost(fixture: Fixture, report: ThemeUpgradeReport, outputPath: string): Promise<void> {
-  const merchant = await readZipFiles(fixture.merchant);
-  const original = await readZipFiles(fixture.original);
-  const output = await readZipFiles(outputPath);
+/**
+ * The invariant: each file of the merchant is in the output with its bytes, in the review zip, or the vendor's
+ * untouched file; each change of theirs in a JSON file (release → export) is at its place in the output or in an
+ * item of the report at (or around) its path.
+ */
+async function expectNothingLost(fixture: Fixture, items: ReportItem[], outputPath: string): Promise<void> {
+  const [merchant, original, output] = await Promise.all([
+    readZipFiles(fixture.merchant),
+    readZipFiles(fixture.original),
+    readZipFiles(outputPath),
+  ]);
   const reviewPath = reviewZipPathFor(outputPath);
-  const review = report.files.review.length > 0 ? await readZipFiles(reviewPath) : new Map<string, Buffer>();
-  const strip = (name: string) => name.replace(/^aurora-lite\//, '');
-  const merged = new Set(report.files.merged);
-  for (const [rawName, bytes] of merchant) {
-    const name = strip(rawName);
-    if (merged.has(name)) continue;
+  const review = await readZipFiles(reviewPath).catch(() => new Map<string, Buffer>());
+  const isJson = (name: string) =>
+    /^(templates\/.+|sections\/[^/]+|locales\/[^/]+|config\/settings_data)\.json$/.test(name);
+  for (const [name, bytes] of merchant) {
+    const untouched = original.get(name)?.equals(bytes) ?? false;
     const inOutput = output.get(name)?.equals(bytes) ?? false;
-    const inReview = report.files.review.includes(name) && (review.get(name)?.equals(bytes) ?? false);
-    const vendorCopy =
-      (report.files.updated.includes(name) || report.files.removedInTarget.includes(name)) &&
-      (original.get(name)?.equals(bytes) ?? false);
-    expect(inOutput || inReview || vendorCopy, `file ${name}`).toBe(true);
-  }
-  // Merged JSON: every value is at its place in the output, or reported.
-  const droppedSettings = report.settings.dropped.map(
-    (s) => `${s.file}|${s.scope}|${s.id}|${JSON.stringify(s.oldValue)}`,
-  );
-  const changedSettings = report.settings.changed.map((s) => `${s.file}|${s.scope}|${s.id}`);
-  const droppedSections = report.sections.dropped.map((s) => `${s.file}|${s.scope}`);
-  for (const name of report.files.merged) {
-    const before = json(merchant.get(name) ?? merchant.get(`aurora-lite/${name}`), name);
+    const inReview = review.get(name)?.equals(bytes) ?? false;
+    if (untouched || inOutput || inReview) continue;
+    expect(isJson(name) && original.has(name), `file ${name} is lost`).toBe(true);
+    const before = json(original.get(name), name);
     const after = json(output.get(name), name);
-    if (name.startsWith('locales/')) {
-      walkLeaves(before, [], (path, value) => {
-        const key = path.join('.');
-        const kept = JSON.stringify(getPath(after, path)) === JSON.stringify(value);
-        const dropped = report.locales.dropped.some((l) => l.file === name && l.key === key);
-        const vendorText = JSON.stringify(getPath(json(original.get(name), name), path)) === JSON.stringify(value);
-        expect(kept || dropped || vendorText, `${name} ${key}`).toBe(true);
+    const mine = json(bytes, name);
+    const scope = name === 'config/settings_data.json' ? ['current'] : [];
+    const changes = diffJson(getPath(before, scope), getPath(mine, scope), {}, scope);
+    for (const change of changes) {
+      const path = pathText(change.path);
+      if (path === 'current.license_token') continue;
+      const atPlace =
+        change.kind === 'remove'
+          ? getPath(after, change.path) === undefined
+          : jsonEqual(getPath(after, change.path), change.value);
+      const reported = items.some((item) => {
+        if (item.file !== name) return false;
+        const paths = [item.path ?? '', item.from?.path ?? ''].filter(Boolean);
+        return paths.some((p) => p === path || path.startsWith(`${p}.`) || p.startsWith(`${path}.`));
       });
-      continue;
-    }
-    const scopes =
-      name === 'config/settings_data.json'
-        ? [['current'], ...sectionScopes(getPath(before, ['current']), ['current'])]
-        : sectionScopes(before, []);
-    for (const scope of scopes) {
-      const settingsPath = name === 'config/settings_data.json' && scope.length === 1 ? scope : [...scope, 'settings'];
-      const reportScope = scope.filter((part) => part !== 'current').join('.') || 'current';
-      const sectionGone = droppedSections.some((d) => `${name}|${reportScope}`.startsWith(d));
-      const values = getPath(before, settingsPath);
-      if (!isPlainObject(values)) continue;
-      for (const [id, value] of Object.entries(values)) {
-        if (
-          name === 'config/settings_data.json' &&
-          scope.length === 1 &&
-          ['sections', 'content_for_index'].includes(id)
-        )
-          continue;
-        const kept = JSON.stringify(getPath(after, [...settingsPath, id])) === JSON.stringify(value);
-        const reported =
-          droppedSettings.includes(`${name}|${reportScope}|${id}|${JSON.stringify(value)}`) ||
-          changedSettings.includes(`${name}|${reportScope}|${id}`);
-        expect(kept || reported || sectionGone, `${name} ${reportScope} ${id}`).toBe(true);
-      }
+      expect(atPlace || reported, `${name} ${path}`).toBe(true);
     }
   }
-}
-
-/** ['sections', key] and ['sections', key, 'blocks', key] paths of a template (or settings_data current). */
-function sectionScopes(container: unknown, base: string[]): string[][] {
-  const scopes: string[][] = [];
-  const sections = getPath(container, ['sections']);
-  if (!isPlainObject(sections)) return scopes;
-  for (const [key, section] of Object.entries(sections)) {
-    scopes.push([...base, 'sections', key]);
-    const blocks = getPath(section, ['blocks']);
-    if (isPlainObject(blocks))
-      for (const blockKey of Object.keys(blocks)) scopes.push([...base, 'sections', key, 'blocks', blockKey]);
-  }
-  return scopes;
-}
-
-function walkLeaves(value: unknown, path: string[], visit: (path: string[], value: unknown) => void): void {
-  if (isPlainObject(value)) {
-    for (const [key, child] of Object.entries(value)) walkLeaves(child, [...path, key], visit);
-  } else visit(path, value);
 }
 
 async function expectThemeCheckClean(zipPath: string): Promise<void> {

@@ -1,124 +1,85 @@
 /**
- * Moves a merchant's theme (their store's export) onto the target release: the target's files, the merchant's
- * settings, templates, section groups and locale overrides merged in where the target accepts them, the merchant's
- * own files copied, the files they edited kept aside for review. Untouched entries are copied raw from their zip
- * (local header, data, data descriptor); only merged JSON is written anew. Memory: the JSON files and section
- * schemas (each at most 8 MiB) plus one copy buffer — never a whole zip.
+ * Moves a merchant's theme (their store's export) onto a new version (ADR 019, ADR 039). A pure function of its input
+ * files: no database, no HTTP, a progress callback and an abort signal (so a job can run it).
+ *
+ * 1. Detect: every file of the export is hashed and compared with the stored releases' manifests; the release with
+ *    the most identical files is the base (the version the theme states is only a tie-break).
+ * 2. Merge, file by file, three ways (base, the export, the new version): a file the merchant left alone is the new
+ *    version's, byte for byte (or gone when the new version removed it); a file they added is copied byte for byte;
+ *    JSON they changed gets only their changes, written into the new version's text in place (json-merge.ts,
+ *    locale-merge.ts); a Liquid/CSS/JS file they changed stays theirs when the new version did not change it, else
+ *    the new version's is in the theme and theirs in the review zip, with a diff in the report.
+ *    Without a confident base: two ways, and a file is the merchant's only when no release has it.
+ * 3. Write the output zip (entries copied raw, merged JSON new) and the review zip, atomically.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32, deflateRawSync } from 'node:zlib';
-import type { ZipFile } from 'yauzl';
+import type { MigrationMap } from '@keyport/shared/contracts/migration-map';
+import type { ReportItem } from '@keyport/shared/contracts/theme-upgrades';
 import type { Tier } from '@keyport/shared/domain/tiers';
-import { BufferedWriter, repackThemeAtRoot } from '../theme-zip/repack';
-import {
-  DEFAULT_THEME_ZIP_LIMITS,
-  centralFieldsOf,
-  readEntryBytes,
-  verifyEntryContents,
-  withScannedThemeZip,
-  type ScannedEntry,
-  type ThemeZipLimits,
-  type ThemeZipScan,
-} from '../theme-zip/scan';
+import { manifestOfScan } from '../theme-zip/manifest';
+import { DEFAULT_THEME_ZIP_LIMITS, type ThemeZipLimits } from '../theme-zip/scan';
 import { injectLicenseToken } from '../theme-zip/settings-data';
-import {
-  FLAG_UTF8,
-  assertOutputFits,
-  buildCentralHeader,
-  buildEndRecord,
-  buildLocalHeader,
-  readRangeChunks,
-  toDosDateTime,
-} from '../theme-zip/zip-structures';
+import { detectRelease, detectionReport, type FileManifest, type KnownRelease } from './detect-release';
 import { ThemeUpgradeError, asUpgradeErrors } from './errors';
-import { parseLenientJson } from './lenient-json';
-import {
-  emptyMergeReport,
-  globalSettingsOf,
-  mergeLocale,
-  mergeSettingsData,
-  mergeTemplate,
-  parseLiquidSchema,
-  type SectionSchema,
-  type TargetSchema,
-} from './merge';
-import type { ThemeUpgradeReport } from './report';
-import { isPlainObject } from './setting-types';
-import { editionFromThemeFiles } from './theme-info';
+import { cleanAddedTemplate, mergeStructuredJson } from './json-merge';
+import { mergeLocale } from './locale-merge';
+import { ReportBuilder, type ThemeInfo, type ThemeUpgradeResult } from './report';
+import { unifiedDiff } from './text-diff';
+import { readTexts, withThemeAtRoot, type OpenTheme } from './theme-files';
+import { baseThemeName, themeInfoOf } from './theme-info';
+import { SETTINGS_DATA_FILE, buildThemeSchema, isSchemaSource, type ThemeSchema } from './theme-schema';
+import { writeZipAtomically, type OutputPart } from './zip-output';
 
-export type { ThemeUpgradeReport } from './report';
+export type { KnownRelease } from './detect-release';
+
+export type UpgradePhase = 'detect' | 'merge' | 'write';
 
 export interface ThemeUpgradeInput {
   /** The merchant's export (Shopify admin → Download theme file), on disk. */
   merchantZipPath: string;
-  /** The release of the merchant's current version, of the source edition (to tell "added" and "edited" files);
-   *  null when that release is unknown (then no file counts as edited, merchant-only files count as added). */
-  originalZipPath: string | null;
-  /** The target edition's latest release, on disk. */
-  targetZipPath: string;
+  /** Stored releases the export may have started from, newest first: its edition's, and for a run across
+   *  editions the others'. */
+  releases: readonly KnownRelease[];
+  /** The new version: its zip on disk and, when known, its manifest (else computed). */
+  target: { zipPath: string; manifest?: FileManifest };
+  /** The migration maps from the detected release (null: none detected) to the new version, oldest first. */
+  migrationsFrom?: (
+    base: KnownRelease | null,
+    statedVersion: string | null,
+  ) => readonly MigrationMap[] | Promise<readonly MigrationMap[]>;
   /** The target key's current theme token, written into the license setting as downloads do. */
   token: string;
   outputPath: string;
-  /** Optional: the edition the merchant's theme must be (the source license's tier); mismatch → ThemeUpgradeError 'edition_mismatch'. */
-  expectedSourceEdition?: 'LITE' | 'REGULAR' | 'PRO';
+  /** The edition the merchant's theme must be when it says (the source license's); else 'edition_mismatch'. */
+  expectedSourceEdition?: Tier;
+  /** Tie-break between releases with as many identical files: the export's likeliest editions first. */
+  preferredEditions?: readonly Tier[];
   /** Limits for every input zip (bombs, entry counts). Default DEFAULT_THEME_ZIP_LIMITS. */
   limits?: ThemeZipLimits;
+  onProgress?: (progress: { phase: UpgradePhase; done: number; total: number }) => void;
+  signal?: AbortSignal;
 }
 
-/** Where the merchant's copies of edited files go (written only when there is at least one). */
+/** Where the merchant's copies of the files kept aside go (written only when there is at least one). */
 export function reviewZipPathFor(outputPath: string): string {
   return `${outputPath}.review.zip`;
 }
 
-const MIB = 1024 * 1024;
-const MAX_JSON_FILE_BYTES = 8 * MIB;
-/** All JSON and liquid schemas read into memory for one upgrade, per zip. */
-const MAX_PARSED_BYTES_PER_ZIP = 48 * MIB;
-const COPY_CHUNK_BYTES = 512 * 1024;
-const SETTINGS_DATA = 'config/settings_data.json';
-const SETTINGS_SCHEMA = 'config/settings_schema.json';
+const DIFF_SOURCE_MAX_BYTES = 512 * 1024;
 
-const isTemplateJson = (name: string) => /^templates\/.+\.json$/.test(name);
-const isSectionGroupJson = (name: string) => /^sections\/[^/]+\.json$/.test(name);
+const isTemplateJson = (name: string) => /^templates\/.+\.json$/.test(name) || /^sections\/[^/]+\.json$/.test(name);
 const isLocaleJson = (name: string) => /^locales\/[^/]+\.json$/.test(name);
-const isMergedJson = (name: string) =>
-  name === SETTINGS_DATA || isTemplateJson(name) || isSectionGroupJson(name) || isLocaleJson(name);
-const needsTargetText = (name: string) =>
-  isMergedJson(name) ||
-  name === SETTINGS_SCHEMA ||
-  /^sections\/[^/]+\.liquid$/.test(name) ||
-  /^blocks\/[^/]+\.liquid$/.test(name) ||
-  name === 'snippets/license-check.liquid';
-const isFile = (entry: ScannedEntry) => !entry.entry.fileName.endsWith('/');
 
-/** An open, scanned zip with the texts read from it. */
-interface OpenTheme {
-  path: string;
-  scan: ThemeZipScan;
-  zipfile: ZipFile;
-  byName: Map<string, ScannedEntry>;
-  texts: Map<string, string>;
-}
-
-export async function upgradeTheme(input: ThemeUpgradeInput): Promise<ThemeUpgradeReport> {
+export async function upgradeTheme(input: ThemeUpgradeInput): Promise<ThemeUpgradeResult> {
   const limits = input.limits ?? DEFAULT_THEME_ZIP_LIMITS;
   const workDir = await mkdtemp(join(tmpdir(), 'keyport-upgrade-'));
   try {
     return await asUpgradeErrors(async () => {
-      const merchantPath = await atRoot(input.merchantZipPath, join(workDir, 'merchant.zip'), limits);
-      const targetPath = await atRoot(input.targetZipPath, join(workDir, 'target.zip'), limits);
-      const originalPath =
-        input.originalZipPath === null
-          ? null
-          : await atRoot(input.originalZipPath, join(workDir, 'original.zip'), limits);
-      return await withTheme(merchantPath, limits, isMergedJsonOrInfo, (merchant) =>
-        withTheme(targetPath, limits, needsTargetText, (target) =>
-          withOptionalTheme(originalPath, limits, isMergedJsonOrInfo, (original) =>
-            runUpgrade(input, merchant, target, original),
-          ),
+      return await withThemeAtRoot(input.merchantZipPath, join(workDir, 'merchant.zip'), limits, (merchant) =>
+        withThemeAtRoot(input.target.zipPath, join(workDir, 'target.zip'), limits, (target) =>
+          detectAndMerge(input, limits, workDir, merchant, target),
         ),
       );
     });
@@ -127,412 +88,362 @@ export async function upgradeTheme(input: ThemeUpgradeInput): Promise<ThemeUpgra
   }
 }
 
-const isMergedJsonOrInfo = (name: string) =>
-  isMergedJson(name) || name === SETTINGS_SCHEMA || name === 'snippets/license-check.liquid';
-
-/** The zip itself when its theme is at the root, else a copy with the theme moved to the root. */
-async function atRoot(path: string, copyPath: string, limits: ThemeZipLimits): Promise<string> {
-  const repacked = await repackThemeAtRoot(path, copyPath, limits);
-  return repacked === null ? path : copyPath;
-}
-
-async function withOptionalTheme<T>(
-  path: string | null,
-  limits: ThemeZipLimits,
-  wanted: (name: string) => boolean,
-  use: (theme: OpenTheme | null) => Promise<T>,
-): Promise<T> {
-  return path === null ? use(null) : withTheme(path, limits, wanted, use);
-}
-
-async function withTheme<T>(
-  path: string,
-  limits: ThemeZipLimits,
-  wanted: (name: string) => boolean,
-  use: (theme: OpenTheme) => Promise<T>,
-): Promise<T> {
-  return withScannedThemeZip(path, limits, async (scan, zipfile) => {
-    const byName = new Map(scan.entries.filter(isFile).map((item) => [item.entry.fileName, item]));
-    const texts = new Map<string, string>();
-    let total = 0;
-    for (const [name, { entry }] of byName) {
-      if (!wanted(name)) continue;
-      if (entry.uncompressedSize > MAX_JSON_FILE_BYTES) {
-        throw new ThemeUpgradeError('theme_file_too_large', `${name} is too large (max 8 MB)`);
-      }
-      total += entry.uncompressedSize;
-      if (total > MAX_PARSED_BYTES_PER_ZIP) {
-        throw new ThemeUpgradeError('theme_file_too_large', 'The theme has too much JSON and section code (max 48 MB)');
-      }
-      texts.set(name, (await readEntryBytes(zipfile, entry)).toString('utf8'));
-    }
-    return use({ path, scan, zipfile, byName, texts });
-  });
-}
-
-function parsedText(theme: OpenTheme, name: string): { leading: string; value: unknown } | undefined {
-  const text = theme.texts.get(name);
-  return text === undefined ? undefined : parseLenientJson(text, name);
-}
-
-export function themeInfoOf(theme: { texts: Map<string, string> }): {
-  edition: Tier | null;
-  version: string | null;
-  themeName: string | null;
-} {
-  const schemaText = theme.texts.get(SETTINGS_SCHEMA);
-  let info: Record<string, unknown> | undefined;
-  if (schemaText !== undefined) {
-    try {
-      const schema = parseLenientJson(schemaText, SETTINGS_SCHEMA).value;
-      if (Array.isArray(schema)) {
-        info = schema.find(
-          (group): group is Record<string, unknown> => isPlainObject(group) && group.name === 'theme_info',
-        );
-      }
-    } catch {
-      info = undefined;
-    }
-  }
-  const themeName =
-    typeof info?.theme_name === 'string' && info.theme_name.trim() !== '' ? info.theme_name.trim() : null;
-  const version =
-    typeof info?.theme_version === 'string' && info.theme_version.trim() !== '' ? info.theme_version.trim() : null;
-  return {
-    edition: editionFromThemeFiles(themeName, theme.texts.get('snippets/license-check.liquid')),
-    version,
-    themeName,
-  };
-}
-
-/** Reads source and target facts without building anything (for the page that names them before the upgrade). */
-export async function readThemeInfo(
-  zipPath: string,
-  limits: ThemeZipLimits = DEFAULT_THEME_ZIP_LIMITS,
-): Promise<{ edition: Tier | null; version: string | null; themeName: string | null }> {
-  return asUpgradeErrors(() =>
-    withScannedThemeZip(zipPath, limits, async (scan, zipfile) => {
-      const texts = new Map<string, string>();
-      for (const name of [SETTINGS_SCHEMA, 'snippets/license-check.liquid']) {
-        const entry = scan.entries.find((item) => item.entry.fileName === scan.prefix + name)?.entry;
-        if (entry && entry.uncompressedSize <= MAX_JSON_FILE_BYTES) {
-          texts.set(name, (await readEntryBytes(zipfile, entry)).toString('utf8'));
-        }
-      }
-      return themeInfoOf({ texts });
-    }),
-  );
-}
-
-function buildTargetSchema(target: OpenTheme): TargetSchema {
-  const sections = new Map<string, SectionSchema>();
-  const themeBlocks = new Map<string, SectionSchema>();
-  for (const [name, text] of target.texts) {
-    const section = /^sections\/([^/]+)\.liquid$/.exec(name)?.[1];
-    const block = /^blocks\/([^/]+)\.liquid$/.exec(name)?.[1];
-    if (section === undefined && block === undefined) continue;
-    const schema = parseLiquidSchema(text);
-    if (schema === null) continue;
-    if (section !== undefined) sections.set(section, schema);
-    if (block !== undefined) themeBlocks.set(block, schema);
-  }
-  const schemaJson = parsedText(target, SETTINGS_SCHEMA)?.value;
-  return { globalSettings: globalSettingsOf(schemaJson), sections, themeBlocks };
-}
-
-/** Same bytes, decided on the central directory: uncompressed size and CRC-32 (see ADR 019). */
-function sameContent(a: ScannedEntry | undefined, b: ScannedEntry | undefined): boolean {
-  return (
-    a !== undefined &&
-    b !== undefined &&
-    a.entry.uncompressedSize === b.entry.uncompressedSize &&
-    a.entry.crc32 === b.entry.crc32
-  );
-}
-
-type Output = { kind: 'raw'; from: OpenTheme; item: ScannedEntry } | { kind: 'new'; name: string; text: string };
-
-async function runUpgrade(
+async function detectAndMerge(
   input: ThemeUpgradeInput,
+  limits: ThemeZipLimits,
+  workDir: string,
   merchant: OpenTheme,
   target: OpenTheme,
-  original: OpenTheme | null,
-): Promise<ThemeUpgradeReport> {
-  const sourceInfo = themeInfoOf(merchant);
-  const targetInfo = themeInfoOf(target);
-  if (
-    input.expectedSourceEdition &&
-    sourceInfo.edition !== null &&
-    sourceInfo.edition !== input.expectedSourceEdition
-  ) {
+): Promise<ThemeUpgradeResult> {
+  const progress = (phase: UpgradePhase, done: number, total: number) => {
+    input.signal?.throwIfAborted();
+    input.onProgress?.({ phase, done, total });
+  };
+  const source = await themeInfoOf(merchant);
+  const targetInfo = await themeInfoOf(target);
+  assertSameTheme(input, source, targetInfo);
+  const merchantManifest = await manifestOfScan(merchant.path, merchant.scan, merchant.zipfile, (done, total) =>
+    progress('detect', done, total),
+  );
+  const targetManifest = input.target.manifest ?? (await manifestOfScan(target.path, target.scan, target.zipfile));
+  const detection = detectRelease(merchantManifest, input.releases, {
+    statedVersion: source.version,
+    preferredEditions: input.preferredEditions ?? (source.edition ? [source.edition] : []),
+  });
+  const base = detection.confident ? detection.release : null;
+  const maps = (await input.migrationsFrom?.(base, source.version)) ?? [];
+  const run = async (baseTheme: OpenTheme | null) => {
+    const merge = new FileMerge(input, merchant, target, baseTheme, {
+      merchant: merchantManifest,
+      target: targetManifest,
+      base: base?.manifest ?? null,
+      known: input.releases,
+      maps,
+    });
+    await merge.run(progress);
+    const report = merge.report.build(detectionReport(detection));
+    if (base === null) report.warnings.unshift(TWO_WAY_WARNING);
+    return { ...(await merge.write(progress)), report, source, target: targetInfo };
+  };
+  if (base === null) return run(null);
+  return withThemeAtRoot(await base.zipPath(), join(workDir, 'base.zip'), limits, run);
+}
+
+export const TWO_WAY_WARNING =
+  'We could not tell which release your theme started from, so your changes could not be told from the old ' +
+  'version’s: files that differ from the new version are kept aside for you to review, the new version’s are in ' +
+  'the theme, and a file counts as yours only when no release has it.';
+
+function assertSameTheme(input: ThemeUpgradeInput, source: ThemeInfo, target: ThemeInfo): void {
+  if (input.expectedSourceEdition && source.edition !== null && source.edition !== input.expectedSourceEdition) {
     throw new ThemeUpgradeError(
       'edition_mismatch',
-      `The uploaded theme is the ${sourceInfo.edition} edition, but the source license is ${input.expectedSourceEdition}`,
+      `The uploaded theme is the ${source.edition} edition, but the source license is ${input.expectedSourceEdition}`,
     );
   }
   if (
-    sourceInfo.themeName !== null &&
-    targetInfo.themeName !== null &&
-    baseName(sourceInfo.themeName) !== baseName(targetInfo.themeName)
+    source.themeName !== null &&
+    target.themeName !== null &&
+    baseThemeName(source.themeName) !== baseThemeName(target.themeName)
   ) {
     throw new ThemeUpgradeError(
       'theme_mismatch',
-      `The uploaded theme is ${sourceInfo.themeName}, not ${targetInfo.themeName}; upload the theme your store runs`,
+      `The uploaded theme is ${source.themeName}, not ${target.themeName}; upload the theme your store runs`,
     );
   }
-  const schema = buildTargetSchema(target);
-  const merge = emptyMergeReport();
-  const files: ThemeUpgradeReport['files'] = {
-    added: [],
-    edited: [],
-    unverified: [],
-    updated: [],
-    kept: [],
-    removedInTarget: [],
-    merged: [],
-    newInTarget: [],
-    review: [],
-  };
-  const replacements = new Map<string, string>();
-  const extras: Output[] = [];
-  const reviewItems: ScannedEntry[] = [];
+}
 
-  for (const [name, item] of merchant.byName) {
-    const targetItem = target.byName.get(name);
-    const originalItem = original?.byName.get(name);
-    if (isMergedJson(name)) {
-      const merged = mergeJsonFile(name, merchant, target, original, schema, merge, input.token);
-      if (merged === 'copy') {
-        files.added.push(name);
-        extras.push({ kind: 'raw', from: merchant, item });
-      } else if (merged === 'target') {
-        files.updated.push(name);
-      } else {
-        files.merged.push(name);
-        if (targetItem) replacements.set(name, merged);
-        else extras.push({ kind: 'new', name, text: merged });
-      }
-      continue;
+interface Manifests {
+  merchant: FileManifest;
+  target: FileManifest;
+  /** The detected release's; null: two-way. */
+  base: FileManifest | null;
+  /** Every stored release (for two-way: is a file any release's?). */
+  known: readonly KnownRelease[];
+  maps: readonly MigrationMap[];
+}
+
+/** The per-file decisions of one run and the zips they make. */
+class FileMerge {
+  readonly report = new ReportBuilder();
+  /** Target entries replaced by a new text (merged JSON, settings with the token), by name. */
+  private readonly replaced = new Map<string, string>();
+  /** Files whose merchant bytes go into the theme (added by them, or edited where the new version did not). */
+  private readonly ours = new Set<string>();
+  private readonly newFiles: { name: string; text: string }[] = [];
+  /** Files whose merchant copy goes into the review zip. */
+  private readonly review: string[] = [];
+  private schema: ThemeSchema | null = null;
+
+  constructor(
+    private readonly input: ThemeUpgradeInput,
+    private readonly merchant: OpenTheme,
+    private readonly target: OpenTheme,
+    private readonly base: OpenTheme | null,
+    private readonly manifests: Manifests,
+  ) {}
+
+  async run(progress: (phase: UpgradePhase, done: number, total: number) => void): Promise<void> {
+    const names = [...this.merchant.byName.keys()];
+    let done = 0;
+    for (const name of names) {
+      if (name !== SETTINGS_DATA_FILE) await this.mergeFile(name);
+      progress('merge', (done += 1), names.length + 1);
     }
-    if (original !== null && originalItem !== undefined) {
-      if (sameContent(item, originalItem)) {
-        (targetItem ? files.updated : files.removedInTarget).push(name);
-      } else {
-        files.edited.push(name);
-        reviewItems.push(item);
-      }
-      continue;
+    await this.mergeSettingsData();
+    this.reportTargetOnlyFiles();
+    progress('merge', names.length + 1, names.length + 1);
+  }
+
+  private async mergeFile(name: string): Promise<void> {
+    const { merchant: ours, target: theirs, base: baseManifest } = this.manifests;
+    const m = ours[name]!;
+    const t = own(theirs, name);
+    if (baseManifest === null) {
+      await this.mergeTwoWay(name, m, t);
+      return;
     }
-    if (targetItem === undefined) {
-      files.added.push(name);
-      extras.push({ kind: 'raw', from: merchant, item });
-    } else if (sameContent(item, targetItem)) {
-      files.kept.push(name);
-    } else if (original === null) {
-      files.unverified.push(name);
-      reviewItems.push(item);
+    const b = own(baseManifest, name);
+    if (b === undefined) {
+      await this.mergeAdded(name, m, t);
+      return;
+    }
+    if (m === b) {
+      // Untouched by the merchant: the new version's file, or none.
+      if (t === undefined) this.report.vendor.removed.push(name);
+      else if (t === b) this.report.vendor.unchanged += 1;
+      else this.report.vendor.updated.push(name);
+      return;
+    }
+    if (t === undefined) {
+      this.keepAside(
+        name,
+        'changed by you; the new version no longer has this file: your copy is in the review download',
+        await this.diffAgainst(this.base, name, 'the release you started from'),
+      );
+      return;
+    }
+    if (t === m) {
+      this.fileItem('kept', name, 'changed by you; the new version has the same file');
+      return;
+    }
+    if (isTemplateJson(name) || isLocaleJson(name)) {
+      await this.mergeJson(name, isLocaleJson(name) ? 'locale' : 'template');
+      return;
+    }
+    if (t === b) {
+      // Only the merchant changed it: theirs stays.
+      this.ours.add(name);
+      this.fileItem('kept', name, 'edited by you; the new version did not change this file, so yours is kept', {
+        diff: await this.diffAgainst(this.base, name, 'the release you started from'),
+      });
+      return;
+    }
+    this.keepAside(
+      name,
+      'edited by you and changed in the new version: the new version’s is in the theme, yours is in the review download',
+      await this.diffAgainst(this.base, name, 'the release you started from'),
+    );
+  }
+
+  /** A file the base release does not have: the merchant's own. */
+  private async mergeAdded(name: string, m: string, t: string | undefined): Promise<void> {
+    if (t === m) {
+      this.fileItem('kept', name, 'added by you; the new version has the same file');
+      return;
+    }
+    if (t !== undefined) {
+      this.keepAside(
+        name,
+        'added by you, but the new version brings a file of this name: its version is in the theme, yours is in the review download',
+        await this.diffAgainst(this.target, name, 'the new version'),
+      );
+      return;
+    }
+    const cleaned = isTemplateJson(name) ? await this.cleanAdded(name) : null;
+    if (cleaned === null) {
+      this.ours.add(name);
+      this.fileItem('kept', name, 'added by you, copied as it is');
+      return;
+    }
+    // Shopify refuses a theme whose template names a section it does not have: the theme gets the file without what
+    // the new version has no place for (each reported), the merchant's whole file goes to the review download.
+    this.newFiles.push({ name, text: cleaned.text });
+    for (const item of cleaned.dropped) this.report.add(item);
+    this.keepAside(
+      name,
+      'added by you; what the new version has no place for (listed as dropped) is left out of the theme, your whole file is in the review download',
+    );
+  }
+
+  private async cleanAdded(name: string) {
+    const text = await this.merchant.text(name);
+    return text === undefined
+      ? null
+      : cleanAddedTemplate({ file: name, text, schema: await this.targetSchema(), maps: this.manifests.maps });
+  }
+
+  /** No release detected: a file is the merchant's only when no release has it; a differing one is kept aside. */
+  private async mergeTwoWay(name: string, m: string, t: string | undefined): Promise<void> {
+    const vendorCopy = this.manifests.known.some((release) => own(release.manifest, name) === m);
+    if (vendorCopy || t === m) {
+      if (t === undefined) this.report.vendor.removed.push(name);
+      else if (t === m) this.report.vendor.unchanged += 1;
+      else this.report.vendor.updated.push(name);
+      return;
+    }
+    if (t !== undefined) {
+      this.keepAside(
+        name,
+        'differs from the new version, and we cannot tell your changes from the old version’s: the new version’s is in the theme, yours is in the review download',
+        await this.diffAgainst(this.target, name, 'the new version'),
+      );
+      return;
+    }
+    if (this.manifests.known.some((release) => own(release.manifest, name) !== undefined)) {
+      this.keepAside(
+        name,
+        'the new version no longer has this file, and yours differs from every release we know: your copy is in the review download',
+      );
+      return;
+    }
+    await this.mergeAdded(name, m, undefined);
+  }
+
+  private async mergeJson(name: string, kind: 'template' | 'locale'): Promise<void> {
+    const [base, merchant, target] = await Promise.all([
+      this.base!.text(name),
+      this.merchant.text(name),
+      this.target.text(name),
+    ]);
+    const text =
+      kind === 'locale'
+        ? mergeLocale({ file: name, base: base!, merchant: merchant!, target: target!, report: this.report })
+        : mergeStructuredJson({
+            file: name,
+            kind: 'template',
+            base: base!,
+            merchant: merchant!,
+            target: target!,
+            schema: await this.targetSchema(),
+            maps: this.manifests.maps,
+            report: this.report,
+          });
+    if (text !== target) this.replaced.set(name, text);
+  }
+
+  /** settings_data.json: the merchant's changes merged in (or, two ways, their values), then the token. */
+  private async mergeSettingsData(): Promise<void> {
+    const name = SETTINGS_DATA_FILE;
+    const targetText = (await this.target.text(name)) ?? null;
+    const merchantText = await this.merchant.text(name);
+    let text = targetText;
+    const b = this.manifests.base === null ? undefined : own(this.manifests.base, name);
+    const untouched = b !== undefined && this.manifests.merchant[name] === b;
+    if (merchantText !== undefined && !untouched) {
+      if (targetText === null) {
+        text = merchantText;
+        this.fileItem('kept', name, 'your settings (the new version has no settings file)');
+      } else {
+        text = mergeStructuredJson({
+          file: name,
+          kind: 'settings_data',
+          base: b === undefined ? null : ((await this.base!.text(name)) ?? null),
+          merchant: merchantText,
+          target: targetText,
+          schema: await this.targetSchema(),
+          maps: this.manifests.maps,
+          report: this.report,
+        });
+      }
+    }
+    const withToken = injectLicenseToken(text, this.input.token);
+    if (targetText === null) this.newFiles.push({ name, text: withToken });
+    else this.replaced.set(name, withToken);
+  }
+
+  /** Files of the new version the merchant's export does not have. */
+  private reportTargetOnlyFiles(): void {
+    const base = this.manifests.base;
+    for (const name of this.target.byName.keys()) {
+      if (this.merchant.byName.has(name) || name === SETTINGS_DATA_FILE) continue;
+      if (base !== null && own(base, name) !== undefined) {
+        this.fileItem(
+          'dropped',
+          name,
+          'you had removed this file; the new version’s is in the theme, as other files may use it',
+        );
+      } else {
+        this.report.vendor.added.push(name);
+      }
+    }
+  }
+
+  private async targetSchema(): Promise<ThemeSchema> {
+    this.schema ??= buildThemeSchema(await readTexts(this.target, isSchemaSource));
+    return this.schema;
+  }
+
+  private keepAside(name: string, reason: string, diff?: string): void {
+    this.review.push(name);
+    this.fileItem('review', name, reason, { diff });
+  }
+
+  private async diffAgainst(theme: OpenTheme | null, name: string, label: string): Promise<string | undefined> {
+    if (theme === null) return undefined;
+    const before = await theme.bytes(name, DIFF_SOURCE_MAX_BYTES);
+    const after = await this.merchant.bytes(name, DIFF_SOURCE_MAX_BYTES);
+    if (before === undefined || after === undefined) {
+      return theme.byName.has(name) ? `(no diff: ${name} is larger than 512 KB; compare it with your copy)` : undefined;
+    }
+    return unifiedDiff(name, before, after, label);
+  }
+
+  private fileItem(group: ReportItem['group'], file: string, reason: string, extra: { diff?: string } = {}): void {
+    this.report.add({ group, kind: 'file', file, reason, ...(extra.diff === undefined ? {} : { diff: extra.diff }) });
+  }
+
+  /** Writes the review zip (when a file was kept aside), then the output: an output always has its review zip. */
+  async write(
+    progress: (phase: UpgradePhase, done: number, total: number) => void,
+  ): Promise<{ reviewFiles: string[]; outputEntries: number }> {
+    // Merchant entries are copied raw: every one was decompressed and its CRC-32 checked when it was hashed, so a
+    // corrupt upload was refused before anything is written.
+    const merchantEntry = (name: string) => this.merchant.byName.get(name)!;
+    const parts: OutputPart[] = [];
+    for (const [name, item] of this.target.byName) {
+      const replacement = this.replaced.get(name);
+      if (this.ours.has(name)) parts.push({ kind: 'raw', from: this.merchant.path, item: merchantEntry(name) });
+      else if (replacement === undefined) parts.push({ kind: 'raw', from: this.target.path, item });
+      else parts.push({ kind: 'new', name, text: replacement });
+    }
+    for (const name of this.ours) {
+      if (!this.target.byName.has(name))
+        parts.push({ kind: 'raw', from: this.merchant.path, item: merchantEntry(name) });
+    }
+    for (const file of this.newFiles) parts.push({ kind: 'new', name: file.name, text: file.text });
+    progress('write', 0, 2);
+    const reviewPath = reviewZipPathFor(this.input.outputPath);
+    if (this.review.length > 0) {
+      await writeZipAtomically(
+        reviewPath,
+        this.review.map((name) => ({ kind: 'raw', from: this.merchant.path, item: merchantEntry(name) })),
+      );
     } else {
-      // Added by the merchant, and the new release brings a file of the same name: the release's wins.
-      files.edited.push(name);
-      reviewItems.push(item);
+      await rm(reviewPath, { force: true });
     }
-  }
-  if (!merchant.byName.has(SETTINGS_DATA)) {
-    const merged = mergeJsonFile(SETTINGS_DATA, merchant, target, original, schema, merge, input.token);
-    if (typeof merged === 'string' && merged !== 'copy' && merged !== 'target') {
-      if (target.byName.has(SETTINGS_DATA)) replacements.set(SETTINGS_DATA, merged);
-      else extras.push({ kind: 'new', name: SETTINGS_DATA, text: merged });
+    progress('write', 1, 2);
+    try {
+      await writeZipAtomically(this.input.outputPath, parts);
+    } catch (error) {
+      await rm(reviewPath, { force: true });
+      throw error;
     }
-  }
-  for (const name of target.byName.keys()) if (!merchant.byName.has(name)) files.newInTarget.push(name);
-  files.review = [...files.edited, ...files.unverified];
-
-  // Added files are copied raw: check their data first, so a corrupt upload is refused, not passed on.
-  await verifyEntryContents(
-    merchant.zipfile,
-    extras.flatMap((part) => (part.kind === 'raw' ? [part.item] : [])),
-  );
-
-  const outputs: Output[] = [];
-  for (const item of target.scan.entries) {
-    if (!isFile(item)) continue;
-    const replacement = replacements.get(item.entry.fileName);
-    outputs.push(
-      replacement === undefined
-        ? { kind: 'raw', from: target, item }
-        : { kind: 'new', name: item.entry.fileName, text: replacement },
-    );
-  }
-  outputs.push(...extras);
-
-  // The review zip first: the output appears last, so an output on disk always comes with its review zip.
-  const reviewPath = reviewZipPathFor(input.outputPath);
-  if (reviewItems.length > 0) {
-    await writeZipAtomically(
-      reviewPath,
-      reviewItems.map((item) => ({ kind: 'raw', from: merchant, item })),
-    );
-  } else {
-    await rm(reviewPath, { force: true });
-  }
-  try {
-    await writeZipAtomically(input.outputPath, outputs);
-  } catch (error) {
-    await rm(reviewPath, { force: true });
-    throw error;
-  }
-
-  return {
-    source: sourceInfo,
-    target: targetInfo,
-    originalKnown: original !== null,
-    ...merge,
-    files,
-    counts: {
-      settingsKept: merge.settings.kept.length,
-      settingsChanged: merge.settings.changed.length,
-      settingsDropped: merge.settings.dropped.length,
-      sectionsKept: merge.sections.kept.length,
-      sectionsDropped: merge.sections.dropped.length,
-      filesAdded: files.added.length,
-      filesEdited: files.edited.length + files.unverified.length,
-      filesInOutput: outputs.length,
-      localeKeysKept: merge.locales.kept.length,
-      localeKeysDropped: merge.locales.dropped.length,
-    },
-  };
-}
-
-function baseName(themeName: string): string {
-  return themeName
-    .replace(/\b(lite|regular|pro)\b/gi, '')
-    .replace(/[\s\-–—_]+/g, ' ')
-    .trim()
-    .toLowerCase();
-}
-
-/**
- * The merged text of one merchant JSON file; 'copy' when the file is the merchant's alone and needs no merge (a new
- * locale), 'target' when the merchant left the vendor's file untouched (the target's version is used).
- */
-function mergeJsonFile(
-  name: string,
-  merchant: OpenTheme,
-  target: OpenTheme,
-  original: OpenTheme | null,
-  schema: TargetSchema,
-  report: ReturnType<typeof emptyMergeReport>,
-  token: string,
-): string | 'copy' | 'target' {
-  const merchantJson = parsedText(merchant, name);
-  const targetJson = parsedText(target, name);
-  if (name === SETTINGS_DATA) {
-    const sourceGlobal = globalSettingsOf(parsedText(merchant, SETTINGS_SCHEMA)?.value);
-    const document = mergeSettingsData(merchantJson?.value, targetJson?.value ?? {}, sourceGlobal, schema, report);
-    // Shopify's comment header: the target's, else the merchant's (without a BOM: the file is written as UTF-8).
-    const leading = (targetJson?.leading || merchantJson?.leading || '').replace(/^\uFEFF/, '');
-    return injectLicenseToken(`${leading}${JSON.stringify(document, null, 2)}\n`, token);
-  }
-  const merchantItem = merchant.byName.get(name);
-  const originalItem = original?.byName.get(name);
-  if (isLocaleJson(name)) {
-    if (targetJson === undefined) return 'copy';
-    const originalJson = original === null ? undefined : parsedText(original, name);
-    // Known original without this locale: every merchant text is their own (compared against an empty file).
-    const reference = original === null ? undefined : (originalJson?.value ?? {});
-    const value = mergeLocale(merchantJson?.value, reference, targetJson.value, name, report);
-    return `${targetJson.leading}${JSON.stringify(value, null, 2)}\n`;
-  }
-  // templates/*.json and section groups: untouched by the merchant → the target's version.
-  if (targetJson !== undefined && sameContent(merchantItem, originalItem)) return 'target';
-  const value = mergeTemplate(merchantJson?.value, name, schema, report);
-  return `${merchantJson?.leading ?? ''}${JSON.stringify(value, null, 2)}\n`;
-}
-
-/** Writes the entries to `path` through a temporary file renamed at the end: never a half-built zip. */
-async function writeZipAtomically(path: string, parts: Output[]): Promise<void> {
-  const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
-  const output = await open(temporary, 'wx');
-  try {
-    await writeEntries(output, parts);
-    await output.close();
-    await rename(temporary, path);
-  } catch (error) {
-    await output.close().catch(() => undefined);
-    await rm(temporary, { force: true });
-    throw error;
+    progress('write', 2, 2);
+    return { reviewFiles: [...this.review], outputEntries: parts.length };
   }
 }
 
-async function writeEntries(output: FileHandle, parts: Output[]): Promise<void> {
-  const writer = new BufferedWriter(output);
-  const centralHeaders: Buffer[] = [];
-  const handles = new Map<string, FileHandle>();
-  try {
-    for (const part of parts) {
-      const offset = writer.position;
-      if (part.kind === 'new') {
-        const entry = buildNewEntry(part.name, part.text);
-        await writer.write(entry.local);
-        centralHeaders.push(buildCentralHeader({ ...entry.central, localHeaderOffset: offset }));
-        continue;
-      }
-      let handle = handles.get(part.from.path);
-      if (handle === undefined) {
-        handle = await open(part.from.path, 'r');
-        handles.set(part.from.path, handle);
-      }
-      const { span, entry } = part.item;
-      for await (const chunk of readRangeChunks(handle, span.start, span.end - span.start, COPY_CHUNK_BYTES)) {
-        await writer.write(chunk);
-      }
-      centralHeaders.push(buildCentralHeader({ ...centralFieldsOf(entry), localHeaderOffset: offset }));
-    }
-    const centralDirectory = Buffer.concat(centralHeaders);
-    const centralDirectoryOffset = writer.position;
-    assertOutputFits(centralDirectoryOffset + centralDirectory.length, centralHeaders.length);
-    await writer.write(centralDirectory);
-    await writer.write(
-      buildEndRecord({
-        entryCount: centralHeaders.length,
-        centralDirectorySize: centralDirectory.length,
-        centralDirectoryOffset,
-        comment: Buffer.alloc(0),
-      }),
-    );
-    await writer.flush();
-  } finally {
-    for (const handle of handles.values()) await handle.close();
-  }
-}
-
-const VERSION_MADE_BY_UNIX = (3 << 8) | 20;
-const REGULAR_FILE_ATTRIBUTES = (0o100644 << 16) >>> 0;
-
-function buildNewEntry(name: string, text: string) {
-  const content = Buffer.from(text, 'utf8');
-  const compressed = deflateRawSync(content);
-  const { dosDate, dosTime } = toDosDateTime(new Date());
-  const header = {
-    versionNeeded: 20,
-    flags: FLAG_UTF8,
-    method: 8,
-    dosTime,
-    dosDate,
-    crc32: crc32(content),
-    compressedSize: compressed.length,
-    uncompressedSize: content.length,
-    fileName: Buffer.from(name, 'utf8'),
-  };
-  return {
-    local: Buffer.concat([buildLocalHeader(header), compressed]),
-    central: {
-      ...header,
-      versionMadeBy: VERSION_MADE_BY_UNIX,
-      internalAttributes: 0,
-      externalAttributes: REGULAR_FILE_ATTRIBUTES,
-      extraField: Buffer.alloc(0),
-      comment: Buffer.alloc(0),
-    },
-  };
+function own(manifest: FileManifest, name: string): string | undefined {
+  return Object.hasOwn(manifest, name) ? manifest[name] : undefined;
 }

@@ -5,6 +5,7 @@ export type ThemeZipErrorCode =
   | 'zip64_unsupported'
   | 'encrypted_entry'
   | 'unsafe_entry_path'
+  | 'unsupported_entry_type'
   | 'unsupported_compression'
   | 'duplicate_entry'
   | 'zip_too_large'

@@ -11,8 +11,11 @@ import { parseShopifyJson } from './settings-data';
 import { ThemeZipError } from './errors';
 import {
   MAX_UINT32,
+  END_RECORD_SIZE,
   readEndRecord,
+  readExactly,
   readLocalSpan,
+  type RangeReader,
   readRangeChunks,
   zip64UnsupportedError,
   type CentralHeaderFields,
@@ -85,7 +88,7 @@ export async function withScannedThemeZip<T>(
     assertFileSize(identity.size, limits);
     const end = await readEndRecord(handle, identity.size);
     assertEntryCount(end.entryCount, limits);
-    const zipfile = await openYauzl(handle, identity.size);
+    const zipfile = await openYauzl(handle, identity.size, await readCentralDirectory(handle, end));
     try {
       const scan = await scanThemeZip(handle, zipfile, { identity, end, limits });
       return await use(scan, zipfile);
@@ -127,14 +130,39 @@ function assertEntryCount(count: number, limits: ThemeZipLimits): void {
   }
 }
 
+/** The central directory held in memory while yauzl reads it record by record (at most this large). */
+const MAX_CACHED_CENTRAL_DIRECTORY = 8 * MIB;
+
+/** The central directory and the end record (yauzl reads both, a few bytes at a time), or null when too large. */
+async function readCentralDirectory(handle: FileHandle, end: EndRecord): Promise<CachedRange | null> {
+  const length = end.offset + END_RECORD_SIZE - end.centralDirectoryOffset;
+  if (length <= 0 || length > MAX_CACHED_CENTRAL_DIRECTORY) return null;
+  return { start: end.centralDirectoryOffset, buffer: await readExactly(handle, end.centralDirectoryOffset, length) };
+}
+
+interface CachedRange {
+  start: number;
+  buffer: Buffer;
+}
+
 /** Lets yauzl read through our FileHandle; yauzl never closes it (we do). */
 class FileHandleReader extends yauzl.RandomAccessReader {
-  constructor(private readonly handle: FileHandle) {
+  constructor(
+    private readonly handle: FileHandle,
+    private readonly cached: CachedRange | null,
+  ) {
     super();
   }
 
-  /** Positional reads: a FileHandle read stream would close the handle when destroyed. */
+  /**
+   * Positional reads: a FileHandle read stream would close the handle when destroyed. A range inside the cached
+   * central directory is served from memory (yauzl asks for every record's fields one small range at a time).
+   */
   override _readStreamForRange(start: number, end: number): Readable {
+    const cached = this.cached;
+    if (cached && start >= cached.start && end <= cached.start + cached.buffer.length) {
+      return Readable.from([cached.buffer.subarray(start - cached.start, end - cached.start)], { objectMode: false });
+    }
     return Readable.from(readRangeChunks(this.handle, start, end - start), { objectMode: false });
   }
 
@@ -143,10 +171,10 @@ class FileHandleReader extends yauzl.RandomAccessReader {
   }
 }
 
-function openYauzl(handle: FileHandle, size: number): Promise<ZipFile> {
+function openYauzl(handle: FileHandle, size: number, cached: CachedRange | null): Promise<ZipFile> {
   const options = { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: true };
   return new Promise((resolve, reject) => {
-    yauzl.fromRandomAccessReader(new FileHandleReader(handle), size, options, (error, zipfile) => {
+    yauzl.fromRandomAccessReader(new FileHandleReader(handle, cached), size, options, (error, zipfile) => {
       if (error) reject(toThemeZipError(error));
       else resolve(zipfile);
     });
@@ -212,6 +240,7 @@ function checkEntry(entry: Entry, seenNames: Set<string>): RawEntry {
 function assertSupportedEntry(entry: Entry): void {
   const name = entry.fileName;
   if (isUnsafePath(name)) throw unsafePath(name);
+  assertRegularEntry(entry);
   if (isZip64Entry(entry)) throw zip64UnsupportedError();
   if (entry.isEncrypted()) {
     throw new ThemeZipError(
@@ -225,6 +254,41 @@ function assertSupportedEntry(entry: Entry): void {
       `The theme zip uses an unsupported compression method for ${name}; use standard (deflate) compression`,
     );
   }
+}
+
+/** Hosts whose external attributes carry a Unix mode in their high 16 bits (Info-ZIP on Unix, macOS). */
+const UNIX_HOSTS = new Set([3, 19]);
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+const S_IFLNK = 0o120000;
+const DOS_DIRECTORY = 0x10;
+
+/**
+ * Only regular files and folders: a symbolic link (`zip -y`), a FIFO, a device or a socket is refused, as unsafe as a
+ * traversal path (a link unpacked by a careless tool points anywhere). The type is the Unix mode of the external
+ * attributes; without one (MS-DOS attributes, or a zero mode) an entry is a file, or a folder when its name ends in
+ * `/` — and a name ending in `/` must be a folder with no content.
+ */
+function assertRegularEntry(entry: Entry): void {
+  const name = entry.fileName;
+  const isFolderName = name.endsWith('/');
+  const unixMode = UNIX_HOSTS.has(entry.versionMadeBy >>> 8) ? (entry.externalFileAttributes >>> 16) & S_IFMT : 0;
+  const dosFolder = (entry.externalFileAttributes & DOS_DIRECTORY) !== 0;
+  if (unixMode === S_IFLNK) throw unsupportedEntry(name, 'a symbolic link');
+  if (unixMode !== 0 && unixMode !== S_IFREG && unixMode !== S_IFDIR) throw unsupportedEntry(name, 'a special file');
+  const isFolder = unixMode === S_IFDIR || (unixMode === 0 && dosFolder);
+  if (isFolder && !isFolderName) throw unsupportedEntry(name, 'a folder with the name of a file');
+  if (isFolderName && (entry.uncompressedSize > 0 || unixMode === S_IFREG)) {
+    throw unsupportedEntry(name, 'a file with the name of a folder');
+  }
+}
+
+function unsupportedEntry(name: string, what: string): ThemeZipError {
+  return new ThemeZipError(
+    'unsupported_entry_type',
+    `The theme zip contains ${JSON.stringify(name)}, which is ${what}; a theme holds regular files and folders only`,
+  );
 }
 
 function assertUncompressedBytes(total: number, limits: ThemeZipLimits): void {
@@ -299,10 +363,29 @@ function findEntry(entries: RawEntry[], name: string): RawEntry | null {
   return entries.find((entry) => entry.fileName === name) ?? null;
 }
 
-/** Measures every entry's local record and rejects overlapping records. */
+/** How far ahead the local headers of small entries are read at once. */
+const HEADER_WINDOW_BYTES = 256 * 1024;
+
+/**
+ * Measures every entry's local record and rejects overlapping records. Headers are read in file order; while the next
+ * header starts within HEADER_WINDOW_BYTES, one window serves them all (a theme's hundreds of small files cost a few
+ * reads, not one each); past a large entry the next header is read on its own.
+ */
 async function readLocalSpans(handle: FileHandle, entries: RawEntry[], limit: number): Promise<ScannedEntry[]> {
+  const starts = entries.map((entry) => entry.relativeOffsetOfLocalHeader).sort((a, b) => a - b);
+  let window: { start: number; bytes: Buffer } | null = null;
+  const read: RangeReader = async (position, length) => {
+    if (window === null || position < window.start || position + length > window.start + window.bytes.length) {
+      const next = firstAfter(starts, position);
+      const ahead = next !== undefined && next - position <= HEADER_WINDOW_BYTES;
+      const size = ahead ? Math.max(length, Math.min(HEADER_WINDOW_BYTES, limit - position)) : length;
+      window = { start: position, bytes: await readExactly(handle, position, size) };
+    }
+    const from = position - window.start;
+    return window.bytes.subarray(from, from + length);
+  };
   const scanned: ScannedEntry[] = [];
-  for (const entry of entries) {
+  for (const entry of [...entries].sort((a, b) => a.relativeOffsetOfLocalHeader - b.relativeOffsetOfLocalHeader)) {
     const facts = {
       fileName: entry.fileName,
       fileNameRaw: entry.fileNameRaw,
@@ -311,10 +394,24 @@ async function readLocalSpans(handle: FileHandle, entries: RawEntry[], limit: nu
       uncompressedSize: entry.uncompressedSize,
       crc32: entry.crc32,
     };
-    scanned.push({ entry, span: await readLocalSpan(handle, facts, limit) });
+    scanned.push({ entry, span: await readLocalSpan(read, facts, limit) });
   }
   assertNoOverlap(scanned.map((item) => item.span));
-  return scanned;
+  // In the central directory's order, as before.
+  const order = new Map(entries.map((entry, index) => [entry, index]));
+  return scanned.sort((a, b) => order.get(a.entry)! - order.get(b.entry)!);
+}
+
+/** The first of the sorted `values` greater than `position` (binary search), or undefined. */
+function firstAfter(values: number[], position: number): number | undefined {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle]! <= position) low = middle + 1;
+    else high = middle;
+  }
+  return values[low];
 }
 
 function assertNoOverlap(spans: LocalSpan[]): void {

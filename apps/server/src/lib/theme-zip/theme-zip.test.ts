@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, truncate, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
@@ -246,6 +246,66 @@ describe('inspectThemeZip', () => {
     const path = await zipOf({ ...minimalTheme(''), [safeName]: 'x' });
     await patchBytes(path, safeName, unsafeName);
     await expectThemeZipError(inspectThemeZip(path), 'unsafe_entry_path', /unsafe file path/);
+  });
+
+  it('rejects a symbolic link (zip -y), as unsafe as a traversal path', async () => {
+    const dir = tempPath('symlinked');
+    for (const [name, content] of Object.entries(minimalTheme(''))) {
+      await mkdir(join(dir, name, '..'), { recursive: true });
+      await writeFile(join(dir, name), content);
+    }
+    await symlink('/etc/passwd', join(dir, 'config', 'settings_data.json'));
+    await run('zip', ['-q', '-r', '-y', 'theme.zip', 'layout', 'templates', 'config'], { cwd: dir });
+    await expectThemeZipError(
+      inspectThemeZip(join(dir, 'theme.zip')),
+      'unsupported_entry_type',
+      /config\/settings_data\.json.*a symbolic link/,
+    );
+  });
+
+  it.each([
+    ['a FIFO', 0o010644, 'layout/pipe.liquid', /a special file/],
+    ['a block device', 0o060644, 'layout/disk.liquid', /a special file/],
+    ['a folder entry with a file name', 0o040755, 'layout/folder.liquid', /a folder/],
+  ])('rejects %s (any entry that is not a regular file or a folder)', async (_label, mode, name, message) => {
+    const path = tempPath('special.zip');
+    const entries = Object.entries(minimalTheme('')).map(([file, content]) => ({
+      name: file,
+      content,
+      method: 0 as const,
+      descriptor: 'none' as const,
+    }));
+    entries.push({
+      name,
+      content: 'x',
+      method: 0,
+      descriptor: 'none',
+      externalAttributes: (mode << 16) >>> 0,
+    } as never);
+    await writeFile(path, buildZipByHand(entries));
+    await expectThemeZipError(inspectThemeZip(path), 'unsupported_entry_type', message);
+  });
+
+  it('accepts MS-DOS attributes and Unix regular files and folders', async () => {
+    const path = tempPath('attributes.zip');
+    const files = Object.entries(minimalTheme('')).map(([file, content]) => ({
+      name: file,
+      content,
+      method: 0 as const,
+      descriptor: 'none' as const,
+      versionMadeBy: 20,
+      externalAttributes: 0x20,
+    }));
+    files.push({
+      name: 'assets/',
+      content: '',
+      method: 0,
+      descriptor: 'none',
+      versionMadeBy: (3 << 8) | 20,
+      externalAttributes: ((0o040755 << 16) | 0x10) >>> 0,
+    });
+    await writeFile(path, buildZipByHand(files));
+    await expect(inspectThemeZip(path)).resolves.toMatchObject({ prefix: '' });
   });
 
   it('rejects duplicate entry names', async () => {

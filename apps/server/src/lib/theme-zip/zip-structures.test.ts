@@ -12,6 +12,7 @@ import {
   buildEndRecord,
   measureDataDescriptor,
   readEndRecord,
+  readExactly,
   readLocalSpan,
   toDosDateTime,
   type LocalSpan,
@@ -165,7 +166,13 @@ describe('record builders and readLocalSpan', () => {
           uncompressedSize: entry.uncompressedSize,
           crc32: entry.crc32,
         };
-        spans.push(await readLocalSpan(handle, facts, bytes.readUInt32LE(bytes.length - 6)));
+        spans.push(
+          await readLocalSpan(
+            (position, length) => readExactly(handle, position, length),
+            facts,
+            bytes.readUInt32LE(bytes.length - 6),
+          ),
+        );
       }
       const descriptorLengths = spans.map((span, index) => {
         const entry = listed[index];
@@ -192,7 +199,11 @@ describe('record builders and readLocalSpan', () => {
         uncompressedSize: 1,
         crc32: 0,
       };
-      await expectThemeZipError(readLocalSpan(handle, facts, bytes.length - 22), 'invalid_zip', /do not match/);
+      await expectThemeZipError(
+        readLocalSpan((position, length) => readExactly(handle, position, length), facts, bytes.length - 22),
+        'invalid_zip',
+        /do not match/,
+      );
     } finally {
       await handle.close();
     }

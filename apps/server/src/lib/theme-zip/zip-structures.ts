@@ -86,6 +86,9 @@ export async function readExactly(handle: FileHandle, position: number, length: 
   return buffer;
 }
 
+/** Reads `length` bytes at `position` (exactly; a short file is invalid). */
+export type RangeReader = (position: number, length: number) => Promise<Buffer>;
+
 /** Yields `length` bytes from `start` in fresh chunks of at most `chunkBytes` (64 KiB by default). */
 export async function* readRangeChunks(
   handle: FileHandle,
@@ -144,18 +147,18 @@ function parseEndRecord(record: Buffer, offset: number): EndRecord {
  * Measures one entry's local record and checks it agrees with the central directory.
  * `limit` is where the local records must end (the central directory offset).
  */
-export async function readLocalSpan(handle: FileHandle, facts: CentralFacts, limit: number): Promise<LocalSpan> {
+export async function readLocalSpan(read: RangeReader, facts: CentralFacts, limit: number): Promise<LocalSpan> {
   const start = facts.localHeaderOffset;
   const headerAndName = LOCAL_HEADER_SIZE + facts.fileNameRaw.length;
   if (start + headerAndName > limit) throw inconsistentEntry(facts.fileName);
-  const header = await readExactly(handle, start, headerAndName);
+  const header = await read(start, headerAndName);
   assertLocalHeaderMatches(header, facts);
   const flags = header.readUInt16LE(6);
   const dataStart = start + headerAndName + header.readUInt16LE(28);
   const dataEnd = dataStart + facts.compressedSize;
   if (dataEnd > limit) throw inconsistentEntry(facts.fileName);
   const descriptorLength =
-    (flags & FLAG_DATA_DESCRIPTOR) === 0 ? 0 : await readDescriptorLength(handle, facts, dataEnd, limit);
+    (flags & FLAG_DATA_DESCRIPTOR) === 0 ? 0 : await readDescriptorLength(read, facts, dataEnd, limit);
   return { start, dataStart, end: dataEnd + descriptorLength, flags };
 }
 
@@ -172,13 +175,13 @@ function assertLocalHeaderMatches(header: Buffer, facts: CentralFacts): void {
 }
 
 async function readDescriptorLength(
-  handle: FileHandle,
+  read: RangeReader,
   facts: CentralFacts,
   dataEnd: number,
   limit: number,
 ): Promise<number> {
   const available = Math.min(16, limit - dataEnd);
-  const bytes = await readExactly(handle, dataEnd, available);
+  const bytes = await read(dataEnd, available);
   const length = measureDataDescriptor(bytes, facts);
   if (length === null) throw invalidZip(`the data descriptor of ${facts.fileName} is corrupt`);
   return length;

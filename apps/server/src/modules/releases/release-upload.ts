@@ -4,9 +4,11 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { MigrationMapSchema, type MigrationMap } from '@keyport/shared/contracts/migration-map';
 import { StaffReasonSchema } from '@keyport/shared/contracts/staff';
 import { isTier, type Tier } from '@keyport/shared/domain/tiers';
 import { badRequest } from '../../http/errors';
+import { parseThemeJson } from '../../lib/theme-upgrade/json-text';
 import { receiveZipUpload } from '../../http/zip-upload';
 import { MAX_VERSION_LENGTH, isReleaseVersion } from './release-version';
 
@@ -38,7 +40,9 @@ const ReleaseFieldsSchema = z.object({
     return parsed.data;
   }),
 });
-export type ReleaseFields = z.infer<typeof ReleaseFieldsSchema>;
+export type ReleaseFields = z.infer<typeof ReleaseFieldsSchema> & { migrationMap: MigrationMap | null };
+
+export const INVALID_MIGRATION_MAP = 'invalid_migration_map';
 
 /**
  * Streams the request's one file part to `zipPath` (created; the caller removes it in every case) and returns the
@@ -57,5 +61,32 @@ export async function receiveReleaseUpload(
   });
   const parsed = ReleaseFieldsSchema.safeParse(fields);
   if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid release fields');
+  return { ...parsed.data, migrationMap: parseMigrationMap(fields.migration_map) };
+}
+
+/**
+ * The `migration_map` field: absent or blank → none; else JSON (comments allowed) of the map's shape, or 400
+ * `invalid_migration_map` naming the problem. Its names are checked against the release's files later.
+ */
+export function parseMigrationMap(text: string | undefined): MigrationMap | null {
+  if (text === undefined || text.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = parseThemeJson(text, 'The migration map');
+  } catch (error) {
+    throw badRequest(
+      error instanceof Error ? error.message : 'The migration map is not valid JSON',
+      INVALID_MIGRATION_MAP,
+    );
+  }
+  const parsed = MigrationMapSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` (at ${issue.path.join('.')})` : '';
+    throw badRequest(
+      `The migration map is not valid: ${issue?.message ?? 'unexpected shape'}${where}.`,
+      INVALID_MIGRATION_MAP,
+    );
+  }
   return parsed.data;
 }

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
+import type { MigrationMap } from '@keyport/shared/contracts/migration-map';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import type { DbOrTx } from '../../db/client';
 import { releaseCurrent, releaseDownloads, releases } from '../../db/schema';
@@ -53,6 +54,14 @@ export function setReleaseManifest(db: DbOrTx, id: number, manifest: Record<stri
     .update(releases)
     .set({ manifest })
     .where(and(eq(releases.id, id), isNull(releases.manifest)));
+}
+
+/** Gives a release the system published (the seed's) a migration map, only while it has none. */
+export function setSeedMigrationMap(db: DbOrTx, id: number, map: MigrationMap) {
+  return db
+    .update(releases)
+    .set({ migrationMap: map })
+    .where(and(eq(releases.id, id), isNull(releases.migrationMap), isNull(releases.createdBy)));
 }
 
 /** The release staff chose as the edition's current one, or null. */

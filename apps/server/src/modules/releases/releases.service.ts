@@ -14,6 +14,9 @@ import type { KeysService, OwnedKey } from '../keys/keys.service';
 import type { DownloadLinkClaims, DownloadLinks, LinkProblem, SignedLinkQuery } from './download-link';
 import { createPreparedZipCache } from '../../lib/theme-zip/prepared-zip-cache';
 import { computeReleaseManifest, type ReleaseManifest } from './release-manifest';
+import { INVALID_MIGRATION_MAP } from './release-upload';
+import type { MigrationMap } from '@keyport/shared/contracts/migration-map';
+import { checkMigrationMap, readThemeSchema } from '../../lib/theme-upgrade';
 import { compareReleaseVersions, isReleaseVersion, pickLatestRelease } from './release-version';
 import * as repo from './releases.repo';
 import type { CheckinEvidence } from './releases.repo';
@@ -58,7 +61,12 @@ export interface PublishReleaseInput {
   createdBy: number | null;
   /** Why it is published: the audit row's reason. */
   reason: string;
+  /** What this version renamed since the previous one; checked against the zip's files (400 when a name is not in it). */
+  migrationMap?: MigrationMap | null;
 }
+
+/** A release a merchant's export may have started from, with its manifest (theme-file upgrades detect by it). */
+export type UpgradeCandidate = repo.ReleaseRow & { manifest: ReleaseManifest };
 
 export interface ReleasesServiceDeps {
   db: Db;
@@ -167,6 +175,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
           sizeBytes: size,
           createdBy: input.createdBy,
           manifest,
+          migrationMap: input.migrationMap ?? null,
         });
         if (inserted) {
           await audit.record(tx, {
@@ -174,7 +183,12 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
             action: 'release.published',
             object: { type: 'release', id: inserted.id },
             reason: input.reason,
-            data: { edition: inserted.edition, version: inserted.version, size_bytes: inserted.sizeBytes },
+            data: {
+              edition: inserted.edition,
+              version: inserted.version,
+              size_bytes: inserted.sizeBytes,
+              migration_map: inserted.migrationMap !== null,
+            },
           });
         }
         return inserted;
@@ -189,6 +203,22 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
       throw versionExists(input);
     }
     return row;
+  }
+
+  /** Every new name of the map must exist in the release's files (400 `invalid_migration_map` naming the first). */
+  async function assertMigrationMapFits(map: MigrationMap, zipPath: string): Promise<void> {
+    const schema = await readThemeSchema(zipPath, limits).catch(toUploadError);
+    const problem = checkMigrationMap(map, schema);
+    if (problem !== null)
+      throw badRequest(`The migration map does not fit this release: ${problem}`, INVALID_MIGRATION_MAP);
+  }
+
+  /** The release's manifest, computed and saved when it was stored before manifests existed. */
+  async function releaseManifest(release: repo.ReleaseRow): Promise<ReleaseManifest> {
+    if (release.manifest) return release.manifest;
+    const manifest = await computeReleaseManifest(await storage.localPath(release.storageKey), limits);
+    await repo.setReleaseManifest(db, release.id, manifest);
+    return manifest;
   }
 
   async function openStoredZip(release: repo.ReleaseRow): Promise<ReleaseDownload> {
@@ -226,6 +256,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
           await repackThemeAtRoot(input.zipPath, repackedPath, limits).catch(toUploadError);
           info = await inspectThemeZip(repackedPath, limits, { verifyContents: false }).catch(toUploadError);
         }
+        if (input.migrationMap) await assertMigrationMapFits(input.migrationMap, repackedPath ?? input.zipPath);
         return await storeRelease(input, repackedPath ?? input.zipPath, info.themeName);
       } finally {
         if (repackedPath) await rm(repackedPath, { force: true });
@@ -236,6 +267,16 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
 
     /** The release an edition's customers get (the one staff made current, else the newest version), or null. */
     findServedRelease,
+
+    /**
+     * A demo release the seed published before releases had migration maps gets the seed's map (only a release the
+     * system published, only while it has none).
+     */
+    async attachSeedMigrationMap(release: repo.ReleaseRow, map: MigrationMap): Promise<void> {
+      if (release.createdBy === null && release.migrationMap === null) {
+        await repo.setSeedMigrationMap(db, release.id, map);
+      }
+    },
 
     /** The release of an edition and version, or null. */
     async findReleaseByVersion(edition: Tier, version: string): Promise<repo.ReleaseRow | null> {
@@ -250,11 +291,35 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
      * The release's per-file sha256 manifest; a release stored before manifests existed gets it computed from its
      * stored zip now, and saved (backfill on first read).
      */
-    async releaseManifest(release: repo.ReleaseRow): Promise<ReleaseManifest> {
-      if (release.manifest) return release.manifest;
-      const manifest = await computeReleaseManifest(await storage.localPath(release.storageKey), limits);
-      await repo.setReleaseManifest(db, release.id, manifest);
-      return manifest;
+    releaseManifest,
+
+    /**
+     * The releases of these editions a merchant's export may have started from, each with its manifest, newest
+     * version first (theme-file upgrades detect the export's release among them).
+     */
+    async listUpgradeCandidates(editions: readonly Tier[]): Promise<UpgradeCandidate[]> {
+      const rows = (
+        await Promise.all([...new Set(editions)].map((edition) => repo.listEditionReleases(db, edition)))
+      ).flat();
+      const sorted = rows.sort((a, b) => compareVersionsLeniently(b.version, a.version) || b.id - a.id);
+      const candidates: UpgradeCandidate[] = [];
+      for (const row of sorted) candidates.push({ ...row, manifest: await releaseManifest(row) });
+      return candidates;
+    },
+
+    /**
+     * The migration maps of an edition's releases after `fromVersion` (exclusive; null: all) up to `toVersion`
+     * (inclusive), oldest first: what to rename to move a theme of `fromVersion` to `toVersion`.
+     */
+    async migrationMapsBetween(edition: Tier, fromVersion: string | null, toVersion: string): Promise<MigrationMap[]> {
+      const rows = await repo.listEditionReleases(db, edition);
+      const valid = (version: string | null): version is string => version !== null && isReleaseVersion(version);
+      return rows
+        .filter((row) => row.migrationMap !== null && valid(row.version) && valid(toVersion))
+        .filter((row) => compareReleaseVersions(row.version, toVersion) <= 0)
+        .filter((row) => !valid(fromVersion) || compareReleaseVersions(row.version, fromVersion) > 0)
+        .sort((a, b) => compareReleaseVersions(a.version, b.version))
+        .map((row) => row.migrationMap!);
     },
 
     /** §7 POST /staff/get-releases: the newest release of the caller's key's edition, with a signed link. */
@@ -351,7 +416,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
       if (!release) throw notFound(RELEASE_NOT_FOUND, 'release_not_found');
       const [summary, manifest, stores] = await Promise.all([
         toStaffRelease(release.edition, release),
-        this.releaseManifest(release),
+        releaseManifest(release),
         repo.listStoresOnRelease(db, release.edition, release.id, STORES_SHOWN, deps.checkinEvidence(release.edition)),
       ]);
       return {
@@ -359,6 +424,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
         manifest: Object.entries(manifest)
           .sort(([a], [b]) => a.localeCompare(b))
           .map(([file, sha256]) => ({ path: file, sha256 })),
+        migration_map: release.migrationMap,
         stores: stores.map((row) => ({
           key_id: row.keyId,
           store: row.store,

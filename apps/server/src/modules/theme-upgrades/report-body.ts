@@ -1,82 +1,72 @@
-/** The engine's report in the contract's form: counts, then one item per decision (setting, section, file, locale). */
-import type { ReportItem, ThemeUpgradeReportBody } from '@keyport/shared/contracts/theme-upgrades';
-import type { ThemeUpgradeReport } from '../../lib/theme-upgrade';
+/**
+ * Reading a run's stored report: the contract's form (issue 20), or the form runs stored before it (issue 10:
+ * `summary` of five statuses and `items` with a `status`), converted so an old run still shows what happened.
+ */
+import { z } from 'zod';
+import {
+  ThemeUpgradeReportSchema,
+  type ReportItem,
+  type ThemeUpgradeReportBody,
+} from '@keyport/shared/contracts/theme-upgrades';
 
-export const EDITED_REASON = 'edited by you — review';
+const LegacyReportSchema = z.object({
+  items: z.array(
+    z.object({
+      file: z.string(),
+      path: z.string().optional(),
+      status: z.enum(['kept', 'changed', 'dropped', 'edited', 'added']),
+      reason: z.string().optional(),
+      old_value: z.unknown().optional(),
+      new_value: z.unknown().optional(),
+    }),
+  ),
+  warnings: z.array(z.string()),
+});
 
-export function toReportBody(report: ThemeUpgradeReport): ThemeUpgradeReportBody {
+export const LEGACY_DETECTION_SUMMARY =
+  'This upgrade ran before releases were told by their files: its report lists every decision as it was made then.';
+
+/** The stored report in the contract's form; null when it is neither form (never written by this code). */
+export function readStoredReport(value: unknown): ThemeUpgradeReportBody | null {
+  const current = ThemeUpgradeReportSchema.safeParse(value);
+  if (current.success) return current.data;
+  const legacy = LegacyReportSchema.safeParse(value);
+  if (!legacy.success) return null;
   const items: ReportItem[] = [];
-  const settingPath = (scope: string, id: string) => `${scope}.${id}`;
-  for (const entry of report.settings.kept) {
-    items.push({ file: entry.file, path: settingPath(entry.scope, entry.id), status: 'kept', new_value: entry.value });
+  const vendor: ThemeUpgradeReportBody['vendor'] = { updated: [], added: [], removed: [], unchanged: 0 };
+  for (const item of legacy.data.items) {
+    const reason = item.reason ?? item.status;
+    if (!item.path && item.status === 'added' && reason === 'new in this version') vendor.added.push(item.file);
+    else if (!item.path && item.status === 'changed' && reason === 'updated to the new version') {
+      vendor.updated.push(item.file);
+    } else if (!item.path && item.status === 'dropped' && reason === 'no longer part of the new version') {
+      vendor.removed.push(item.file);
+    } else {
+      items.push({
+        group: item.status === 'edited' ? 'review' : item.status === 'dropped' ? 'dropped' : 'kept',
+        kind: item.path === undefined ? 'file' : item.file.startsWith('locales/') ? 'text' : 'setting',
+        file: item.file,
+        ...(item.path === undefined ? {} : { path: item.path }),
+        reason,
+        ...(item.old_value === undefined ? {} : { yours: item.old_value }),
+        ...(item.new_value === undefined || item.old_value !== undefined ? {} : { yours: item.new_value }),
+      });
+    }
   }
-  for (const entry of report.settings.changed) {
-    items.push({
-      file: entry.file,
-      path: settingPath(entry.scope, entry.id),
-      status: 'changed',
-      reason: entry.note,
-      new_value: entry.value,
-    });
-  }
-  for (const entry of report.settings.dropped) {
-    items.push({
-      file: entry.file,
-      path: settingPath(entry.scope, entry.id),
-      status: 'dropped',
-      reason: entry.reason,
-      old_value: entry.oldValue,
-    });
-  }
-  for (const entry of report.sections.kept) {
-    items.push({ file: entry.file, path: entry.scope, status: 'kept', reason: `type ${entry.type}` });
-  }
-  for (const entry of report.sections.dropped) {
-    items.push({
-      file: entry.file,
-      path: entry.scope,
-      status: 'dropped',
-      reason: entry.reason,
-      old_value: entry.oldValue,
-    });
-  }
-  for (const entry of report.locales.kept) {
-    items.push({ file: entry.file, path: entry.key, status: 'kept', new_value: entry.value });
-  }
-  for (const entry of report.locales.dropped) {
-    items.push({ file: entry.file, path: entry.key, status: 'dropped', reason: entry.reason, old_value: entry.value });
-  }
-  const files = report.files;
-  for (const file of files.added) items.push({ file, status: 'added', reason: 'added by you — copied as it is' });
-  for (const file of files.edited) items.push({ file, status: 'edited', reason: EDITED_REASON });
-  for (const file of files.unverified) {
-    items.push({ file, status: 'edited', reason: `${EDITED_REASON} (differs from the new version)` });
-  }
-  for (const file of files.updated) items.push({ file, status: 'changed', reason: 'updated to the new version' });
-  for (const file of files.removedInTarget) {
-    items.push({ file, status: 'dropped', reason: 'no longer part of the new version' });
-  }
-  for (const file of files.kept)
-    items.push({ file, status: 'kept', reason: 'the same in your theme and the new version' });
-  for (const file of files.newInTarget) items.push({ file, status: 'added', reason: 'new in this version' });
-  for (const file of files.merged) items.push({ file, status: 'changed', reason: 'merged setting by setting' });
-
-  const warnings: string[] = [];
-  if (!report.originalKnown) {
-    warnings.push(
-      "The original release of your theme's version is not available: files that differ from the new version are listed for review.",
-    );
-  }
-  const count = (status: ReportItem['status']) => items.filter((item) => item.status === status).length;
+  const count = (group: ReportItem['group']) => items.filter((item) => item.group === group).length;
   return {
-    summary: {
-      kept: count('kept'),
-      changed: count('changed'),
-      dropped: count('dropped'),
-      edited: count('edited'),
-      added: count('added'),
+    detection: {
+      release: null,
+      identical_files: 0,
+      release_files: 0,
+      export_files: 0,
+      confident: false,
+      stated_version: null,
+      summary: LEGACY_DETECTION_SUMMARY,
     },
+    summary: { kept: count('kept'), moved: 0, review: count('review'), dropped: count('dropped') },
     items,
-    warnings,
+    vendor,
+    warnings: legacy.data.warnings,
   };
 }

@@ -5,7 +5,6 @@ import type { Readable } from 'node:stream';
 import {
   THEME_UPGRADE_MESSAGES,
   THEME_UPGRADE_RETENTION_DAYS,
-  ThemeUpgradeReportSchema,
   type ThemeUpgradeReportBody,
   type ThemeUpgradeRun,
   type UpgradableKey,
@@ -24,10 +23,11 @@ import {
   reportToHtml,
   reviewZipPathFor,
   upgradeTheme,
+  type KnownRelease,
 } from '../../lib/theme-upgrade';
 import { isThemeZipError } from '../../lib/theme-zip/errors';
 import type { ThemeZipLimits } from '../../lib/theme-zip/scan';
-import { toReportBody } from './report-body';
+import { readStoredReport } from './report-body';
 import { assertReasonableCompression } from './upload-shape';
 import * as repo from './theme-upgrades.repo';
 
@@ -48,7 +48,10 @@ export interface ThemeUpgradesServiceDeps {
   limits: ThemeZipLimits;
   keys: Pick<KeysService, 'requireOwnedKey' | 'listKeys' | 'findOwnedKeyById' | 'listTierChanges'>;
   connect: Pick<ConnectService, 'currentTokenFor' | 'prepareConnectionMove' | 'commitConnectionMove'>;
-  releases: Pick<ReleasesService, 'findServedRelease' | 'findReleaseByVersion' | 'releaseZipPath' | 'releaseManifest'>;
+  releases: Pick<
+    ReleasesService,
+    'findServedRelease' | 'releaseZipPath' | 'releaseManifest' | 'listUpgradeCandidates' | 'migrationMapsBetween'
+  >;
   /** Where the engine writes its output before it is stored (DATA_DIR/tmp). */
   workDir: string;
   now?: () => Date;
@@ -95,13 +98,12 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
     const expired = row.expiresAt.getTime() <= now().getTime();
     const base = `/theme-upgrades/${row.id}`;
     const files = row.status === 'succeeded' && !expired;
-    const parsed = ThemeUpgradeReportSchema.safeParse(row.report);
     return {
       id: row.id,
       status: row.status,
       source: { key: row.sourceApiKey, edition: row.sourceEdition, version: row.sourceVersion },
       target: { key: row.targetApiKey, edition: row.targetEdition, version: row.targetVersion },
-      report: parsed.success ? parsed.data : null,
+      report: readStoredReport(row.report),
       download_url: files ? `${base}/theme.zip` : null,
       report_json_url: files ? `${base}/report.json` : null,
       report_html_url: files ? `${base}/report.html` : null,
@@ -212,34 +214,58 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
           throw new AppError(422, THEME_UPGRADE_MESSAGES.editionMismatch, 'edition_mismatch');
         }
         const exportEdition = info.edition ?? source.tier;
-        const original = info.version ? await releases.findReleaseByVersion(exportEdition, info.version) : null;
-        if (original) await releases.releaseManifest(original);
+        // The export is told by its files among the releases of the editions it can be (ADR 039): the one it says,
+        // else those its key held; across editions the target's too.
+        const editions = [exportEdition, ...(info.edition ? [] : held), ...(kind === 'upgrade' ? [target.tier] : [])];
+        const [candidates, targetManifest] = await Promise.all([
+          releases.listUpgradeCandidates(editions),
+          releases.releaseManifest(release),
+        ]);
+        const known: KnownRelease[] = candidates.map((row) => ({
+          id: row.id,
+          edition: row.edition,
+          version: row.version,
+          themeName: row.themeName,
+          manifest: row.manifest,
+          zipPath: () => releases.releaseZipPath(row),
+        }));
         const move = moveConnection ? await connect.prepareConnectionMove(source, target) : null;
         const token = move?.token ?? (await connect.currentTokenFor(target));
         if (!token) {
           throw badRequest('Authentication token not available. Please generate token first.', 'token_missing');
         }
         await mkdir(deps.workDir, { recursive: true });
-        const report = await upgradeTheme({
+        const result = await upgradeTheme({
           merchantZipPath: input.zipPath,
-          originalZipPath: original ? await releases.releaseZipPath(original) : null,
-          targetZipPath: await releases.releaseZipPath(release),
+          releases: known,
+          target: { zipPath: await releases.releaseZipPath(release), manifest: targetManifest },
+          migrationsFrom: (base, statedVersion) =>
+            releases.migrationMapsBetween(release.edition, base?.version ?? statedVersion, release.version),
           token,
           outputPath,
           expectedSourceEdition: exportEdition,
+          preferredEditions: [...new Set(editions)],
           limits,
         }).catch(toInputError);
+        const report = result.report;
+        const sourceEdition = report.detection.release?.edition ?? exportEdition;
+        const sourceVersion = report.detection.release?.version ?? info.version;
         const htmlPath = `${outputPath}.html`;
-        await writeFile(htmlPath, reportToHtml(report), 'utf8');
+        // The page names what the export is (by its files) and what it becomes, not the versions the themes state.
+        const sides = {
+          source: { ...result.source, edition: sourceEdition, version: sourceVersion },
+          target: { ...result.target, edition: release.edition, version: release.version },
+        };
+        await writeFile(htmlPath, reportToHtml(report, sides), 'utf8');
         stored = true;
         await storage.put(outputKey, outputPath);
         await storage.put(reportHtmlKey, htmlPath);
-        const hasReview = report.files.review.length > 0;
+        const hasReview = result.reviewFiles.length > 0;
         if (hasReview) await storage.put(reviewKey, reviewZipPathFor(outputPath));
         const finished = await commitRun(userId, run.id, move, {
-          sourceEdition: exportEdition,
-          sourceVersion: info.version,
-          report: toReportBody(report),
+          sourceEdition,
+          sourceVersion,
+          report,
           outputKey,
           reportHtmlKey,
           reviewKey: hasReview ? reviewKey : null,

@@ -88,6 +88,7 @@ describe('the releases page', () => {
         json(200, {
           release: release(2, '5.1.0', true),
           manifest: [{ path: 'layout/theme.liquid', sha256: 'a'.repeat(64) }],
+          migration_map: null,
           stores: [
             { key_id: 7, store: 'aurora-outfitters.com', seen_at: '2026-11-25T09:00:00.000Z', seen_by: 'check-in' },
             { key_id: 8, store: null, seen_at: '2026-11-20T09:00:00.000Z', seen_by: 'download' },
@@ -107,6 +108,33 @@ describe('the releases page', () => {
     expect(within(detail).getByRole('table', { name: 'Files of 5.1.0' }).textContent).toContain('layout/theme.liquid');
     // The files scroll in a box of their own: a keyboard can reach it to scroll it.
     expect(within(detail).getByRole('region', { name: 'Files of 5.1.0' })).toHaveAttribute('tabindex', '0');
+    expect(within(detail).getByText(/^None: theme-file upgrades to this version rename nothing/)).toBeTruthy();
+  });
+
+  it('shows the migration map uploaded with a release, rename by rename', async () => {
+    fakeApi({
+      'GET /staff/releases': () => json(200, { releases: [release(3, '6.0.0', true)], current_chosen: false }),
+      'GET /staff/releases/3': () =>
+        json(200, {
+          release: release(3, '6.0.0', true),
+          manifest: [],
+          migration_map: {
+            settings: { color_primary: 'color_accent' },
+            sections: { banner: { type: 'image-banner', blocks: { link: { type: 'button' } } } },
+          },
+          stores: [],
+        }),
+    });
+    const user = renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Files of 6.0.0' }));
+    const detail = await screen.findByRole('region', { name: 'PRO 6.0.0: 0 files' });
+    expect(within(detail).getByRole('heading', { name: 'Migration map (3 renames)' })).toBeTruthy();
+    const renames = within(within(detail).getByRole('list', { name: 'Renames of 6.0.0' })).getAllByRole('listitem');
+    expect(renames.map((item) => item.textContent)).toEqual([
+      'Setting: color_primary → color_accent',
+      'Section type: banner → image-banner',
+      'Section banner block type: link → button',
+    ]);
   });
 
   it('keeps the edition in the URL', async () => {
@@ -151,7 +179,11 @@ describe('the releases page', () => {
     expect(FakeXhr.last).toBeNull();
 
     await user.type(screen.getByRole('textbox', { name: 'Reason (recorded in the audit log)' }), 'New mega menu');
+    const mapInput = screen.getByLabelText('Migration map (optional)');
+    const map = '{"settings": {"color_primary": "color_accent"}}';
+    await user.upload(mapInput, new File([map], 'renames.json', { type: 'application/json' }));
     await user.click(screen.getByRole('button', { name: 'Upload release' }));
+    await waitFor(() => expect(FakeXhr.last).not.toBeNull());
     const xhr = FakeXhr.last!;
     expect([xhr.method, xhr.url]).toEqual(['POST', '/staff/releases']);
     expect(Object.fromEntries([...xhr.form!.entries()].filter(([name]) => name !== 'file'))).toEqual({
@@ -159,6 +191,7 @@ describe('the releases page', () => {
       version: '6.0.0',
       notes: '',
       reason: 'New mega menu',
+      migration_map: map,
     });
     xhr.progress(40, 100);
     expect(await screen.findByRole('progressbar', { name: 'Uploading… 40%' })).toHaveProperty('ariaValueNow', '40');

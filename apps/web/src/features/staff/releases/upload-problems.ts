@@ -1,7 +1,9 @@
+import { MIGRATION_MAP_MAX_BYTES } from '@keyport/shared/contracts/migration-map';
 import { ApiError, serverMessage } from '../../../lib/api-client';
 
 /** The kinds of problem the release upload form names (issue 12): each gets its own heading. */
-export type UploadProblemKind = 'not_a_zip' | 'not_a_theme' | 'too_large' | 'bad_paths' | 'version' | 'other';
+export type UploadProblemKind =
+  'not_a_zip' | 'not_a_theme' | 'too_large' | 'bad_paths' | 'bad_entries' | 'migration_map' | 'version' | 'other';
 
 export interface UploadProblem {
   kind: UploadProblemKind;
@@ -15,6 +17,8 @@ const TITLES: Record<UploadProblemKind, string> = {
   not_a_theme: 'Not a Shopify theme',
   too_large: 'Too large',
   bad_paths: 'Unsafe file paths',
+  bad_entries: 'Links or special files',
+  migration_map: 'Migration map',
   version: 'Version',
   other: 'Upload refused',
 };
@@ -33,6 +37,8 @@ const KIND_OF_CODE: Record<string, UploadProblemKind> = {
   too_many_entries: 'too_large',
   uncompressed_too_large: 'too_large',
   unsafe_entry_path: 'bad_paths',
+  unsupported_entry_type: 'bad_entries',
+  invalid_migration_map: 'migration_map',
 };
 
 const problem = (kind: UploadProblemKind, detail: string): UploadProblem => ({ kind, title: TITLES[kind], detail });
@@ -41,6 +47,18 @@ const problem = (kind: UploadProblemKind, detail: string): UploadProblem => ({ k
 export function checkReleaseFile(file: File | null): UploadProblem | null {
   if (!file) return problem('other', 'Choose the theme zip to upload.');
   if (!file.name.toLowerCase().endsWith('.zip')) return problem('not_a_zip', `${file.name} is not a .zip file.`);
+  return null;
+}
+
+/** The optional migration map: a .json file of at most MIGRATION_MAP_MAX_BYTES (the server checks its content). */
+export function checkMigrationMapFile(file: File | null): UploadProblem | null {
+  if (!file) return null;
+  if (!file.name.toLowerCase().endsWith('.json')) {
+    return problem('migration_map', `${file.name} is not a .json file.`);
+  }
+  if (file.size > MIGRATION_MAP_MAX_BYTES) {
+    return problem('migration_map', `${file.name} is larger than ${MIGRATION_MAP_MAX_BYTES / 1024} KB.`);
+  }
   return null;
 }
 

@@ -117,8 +117,11 @@ describe('the upgrade page', () => {
 
     expect(await screen.findByRole('heading', { name: 'Your REGULAR theme 1.1.0 is ready' })).toBeInTheDocument();
     expect(screen.getByText(/Your store is now connected to the REGULAR key/)).toBeInTheDocument();
-    expect(screen.getByText('setting no longer exists in the target')).toBeInTheDocument();
-    expect(screen.getByText('edited by you — review')).toBeInTheDocument();
+    expect(screen.getByText('96 of 100 files identical to Harbor 1.0.0 (LITE).')).toBeInTheDocument();
+    const summary = screen.getByLabelText('Report summary');
+    expect(within(summary).getByText('Needs your review').nextSibling).toHaveTextContent('1');
+    expect(screen.getByText('the new version has no setting "header_layout" here')).toBeInTheDocument();
+    expect(screen.getByText('was current.layout_width')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Download theme' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Report (JSON)' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Report (HTML)' })).toBeEnabled();

@@ -1,35 +1,40 @@
 import { Download, FileArchive, FileJson, FileText } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import type { ReportItem, ReportItemStatus, ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
+import {
+  REPORT_GROUP_ORDER,
+  REPORT_GROUP_TEXT,
+  type ReportGroup,
+  type ReportItem,
+  type ThemeUpgradeRun,
+} from '@keyport/shared/contracts/theme-upgrades';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { serverMessage } from '../../../lib/api-client';
 import { downloadRunFile, type RunFile } from '../api/download-run-file';
 
-const STATUS_TEXT: Record<ReportItemStatus, { title: string; badge: string; open: boolean }> = {
-  edited: { title: 'Edited by you — review', badge: 'bg-amber-100 text-amber-900', open: true },
-  dropped: { title: 'Dropped', badge: 'bg-red-100 text-red-800', open: true },
-  changed: { title: 'Changed', badge: 'bg-sky-100 text-sky-900', open: true },
-  added: { title: 'Added by you (copied)', badge: 'bg-violet-100 text-violet-900', open: false },
-  kept: { title: 'Kept', badge: 'bg-emerald-100 text-emerald-900', open: false },
+const BADGE: Record<ReportGroup, string> = {
+  review: 'bg-amber-100 text-amber-900',
+  dropped: 'bg-red-100 text-red-800',
+  moved: 'bg-sky-100 text-sky-900',
+  kept: 'bg-emerald-100 text-emerald-900',
 };
-const ORDER: ReportItemStatus[] = ['edited', 'dropped', 'changed', 'added', 'kept'];
-/** Items shown per group before "Show all" (a theme has thousands of kept settings). */
+/** Items shown per group before "Show all" (a theme can have hundreds of changes). */
 const PAGE = 100;
 
-const show = (value: unknown) => (value === undefined ? '' : JSON.stringify(value));
+const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
-function Group({ status, items }: { status: ReportItemStatus; items: ReportItem[] }) {
+function Group({ group, items }: { group: ReportGroup; items: ReportItem[] }) {
   const [all, setAll] = useState(false);
-  const text = STATUS_TEXT[status];
+  const text = REPORT_GROUP_TEXT[group];
   const visible = all ? items : items.slice(0, PAGE);
   return (
-    <details open={text.open && items.length > 0} className="rounded-xl border border-slate-200 bg-white">
+    <details className="rounded-xl border border-slate-200 bg-white">
       <summary className="flex cursor-pointer items-center gap-2 px-4 py-3 font-medium text-slate-900">
-        <Badge className={text.badge}>{items.length}</Badge>
+        <Badge className={BADGE[group]}>{items.length}</Badge>
         {text.title}
       </summary>
+      <p className="px-4 pb-2 text-sm text-slate-600">{text.explanation}</p>
       {items.length === 0 ? (
         <p className="px-4 pb-3 text-sm text-slate-500">Nothing.</p>
       ) : (
@@ -40,12 +45,21 @@ function Group({ status, items }: { status: ReportItemStatus; items: ReportItem[
                 {item.file}
                 {item.path ? <span className="text-slate-500"> › {item.path}</span> : null}
               </p>
-              {item.reason ? <p className="text-slate-600">{item.reason}</p> : null}
-              {item.old_value !== undefined || item.new_value !== undefined ? (
-                <p className="font-mono text-xs break-all text-slate-600">
-                  {item.old_value !== undefined ? <span>was {show(item.old_value)}</span> : null}
-                  {item.new_value !== undefined ? <span> → now {show(item.new_value)}</span> : null}
-                </p>
+              {item.from?.path ? (
+                <p className="font-mono text-xs break-all text-slate-500">was {item.from.path}</p>
+              ) : null}
+              <p className="text-slate-600">{item.reason}</p>
+              {item.yours !== undefined ? (
+                <p className="font-mono text-xs break-all text-slate-600">yours: {show(item.yours)}</p>
+              ) : null}
+              {item.theirs !== undefined ? (
+                <p className="font-mono text-xs break-all text-slate-600">the new version’s: {show(item.theirs)}</p>
+              ) : null}
+              {item.diff ? (
+                <details className="mt-1">
+                  <summary className="cursor-pointer text-xs text-slate-600">Diff</summary>
+                  <pre className="mt-1 max-h-80 overflow-auto rounded bg-slate-50 p-2 text-xs">{item.diff}</pre>
+                </details>
               ) : null}
             </li>
           ))}
@@ -125,11 +139,12 @@ export function UpgradeReport({ run }: { run: ThemeUpgradeRun }) {
       </div>
       {report ? (
         <>
-          <dl className="grid grid-cols-2 gap-2 sm:grid-cols-5" aria-label="Report summary">
-            {ORDER.map((status) => (
-              <div key={status} className="rounded-lg border border-slate-200 bg-white px-3 py-2">
-                <dt className="text-xs text-slate-500">{STATUS_TEXT[status].title}</dt>
-                <dd className="text-lg font-semibold text-slate-900">{report.summary[status]}</dd>
+          <p className="text-sm text-slate-700">{report.detection.summary}</p>
+          <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4" aria-label="Report summary">
+            {REPORT_GROUP_ORDER.map((group) => (
+              <div key={group} className="rounded-lg border border-slate-200 bg-white px-3 py-2">
+                <dt className="text-xs text-slate-500">{REPORT_GROUP_TEXT[group].title}</dt>
+                <dd className="text-lg font-semibold text-slate-900">{report.summary[group]}</dd>
               </div>
             ))}
           </dl>
@@ -141,8 +156,8 @@ export function UpgradeReport({ run }: { run: ThemeUpgradeRun }) {
             </ul>
           ) : null}
           <div className="space-y-2">
-            {ORDER.map((status) => (
-              <Group key={status} status={status} items={report.items.filter((item) => item.status === status)} />
+            {REPORT_GROUP_ORDER.map((group) => (
+              <Group key={group} group={group} items={report.items.filter((item) => item.group === group)} />
             ))}
           </div>
         </>

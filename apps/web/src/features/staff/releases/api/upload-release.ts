@@ -14,6 +14,8 @@ export interface UploadReleaseInput {
   version: string;
   notes: string;
   reason: string;
+  /** The migration map (a JSON file), when staff chose one: sent as the text field `migration_map`. */
+  migrationMap?: File | null;
   file: File;
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
@@ -27,6 +29,7 @@ export async function uploadRelease(input: UploadReleaseInput): Promise<Release>
   form.append('version', input.version);
   form.append('notes', input.notes);
   form.append('reason', input.reason);
+  if (input.migrationMap) form.append('migration_map', await readText(input.migrationMap));
   form.append('file', input.file, input.file.name);
   const body = await uploadWithProgress({
     method: uploadReleaseContract.method,
@@ -37,6 +40,16 @@ export async function uploadRelease(input: UploadReleaseInput): Promise<Release>
   });
   if (!body.release) throw new ApiError(500, 'The server answered without the release.', UNKNOWN_ERROR_CODE);
   return body.release as Release;
+}
+
+/** A small file's text (FileReader: every browser has it, and so does the test DOM). */
+function readText(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result ?? ''));
+    reader.onerror = () => reject(reader.error ?? new Error(`${file.name} could not be read.`));
+    reader.readAsText(file);
+  });
 }
 
 /** The upload as a mutation: on success every release list is refetched. */

@@ -1,3 +1,4 @@
+import { describeMigrationMap } from '@keyport/shared/contracts/migration-map';
 import { Alert } from '../../../../components/ui/alert';
 import { Skeleton } from '../../../../components/ui/skeleton';
 import { serverMessage } from '../../../../lib/api-client';
@@ -8,7 +9,8 @@ export function ReleaseDetail({ id }: { id: number }) {
   const { data, isPending, error } = useStaffRelease(id);
   if (isPending) return <Skeleton className="h-40 w-full" />;
   if (error) return <Alert>{serverMessage(error) ?? 'The release could not be loaded.'}</Alert>;
-  const { release, manifest, stores } = data;
+  const { release, manifest, stores, migration_map: migrationMap } = data;
+  const renames = migrationMap ? describeMigrationMap(migrationMap) : [];
   return (
     <section
       aria-labelledby="release-detail-title"
@@ -33,6 +35,25 @@ export function ReleaseDetail({ id }: { id: number }) {
                   {store.seen_at.slice(0, 10)})
                 </span>
               </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <div>
+        <h3 className="mb-2 text-sm font-semibold text-slate-800">
+          Migration map ({renames.length} {renames.length === 1 ? 'rename' : 'renames'})
+        </h3>
+        {renames.length === 0 ? (
+          <p className="text-sm text-slate-600">
+            None: theme-file upgrades to this version rename nothing (a renamed setting is reported as dropped).
+          </p>
+        ) : (
+          <ul
+            aria-label={`Renames of ${release.version}`}
+            className="space-y-1 font-mono text-xs break-words text-slate-700"
+          >
+            {renames.map((line) => (
+              <li key={line}>{line}</li>
             ))}
           </ul>
         )}

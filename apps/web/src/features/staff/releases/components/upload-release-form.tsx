@@ -8,7 +8,7 @@ import { Field } from '../../../../components/ui/field';
 import { Textarea } from '../../../../components/ui/textarea';
 import { formatBytes } from '../../../../lib/format-bytes';
 import { useUploadRelease } from '../api/upload-release';
-import { checkReleaseFile, uploadProblemOf, type UploadProblem } from '../upload-problems';
+import { checkMigrationMapFile, checkReleaseFile, uploadProblemOf, type UploadProblem } from '../upload-problems';
 
 const selectClass =
   'h-10 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm text-slate-900 focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none';
@@ -32,8 +32,16 @@ export function UploadReleaseForm({
   const [reasonError, setReasonError] = useState<string | null>(null);
   const [uploaded, setUploaded] = useState<string | null>(null);
   const [file, setFile] = useState<File | null>(null);
+  const [mapFile, setMapFile] = useState<File | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
-  const ids = { edition: useId(), notes: useId(), reason: useId(), file: useId(), progress: useId() };
+  const ids = {
+    edition: useId(),
+    notes: useId(),
+    reason: useId(),
+    file: useId(),
+    map: useId(),
+    progress: useId(),
+  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -42,7 +50,7 @@ export function UploadReleaseForm({
     setUploaded(null);
     const reason = StaffReasonSchema.safeParse(String(data.get('reason') ?? ''));
     setReasonError(reason.success ? null : (reason.error.issues[0]?.message ?? 'Give a reason'));
-    const fileProblem = checkReleaseFile(file);
+    const fileProblem = checkReleaseFile(file) ?? checkMigrationMapFile(mapFile);
     setProblem(fileProblem);
     if (!reason.success || fileProblem || !file) return;
     setProgress(0);
@@ -52,12 +60,14 @@ export function UploadReleaseForm({
         version: String(data.get('version') ?? '').trim(),
         notes: String(data.get('notes') ?? ''),
         reason: reason.data,
+        migrationMap: mapFile,
         file,
         onProgress: setProgress,
       });
       setUploaded(`${release.edition} ${release.version} is uploaded.`);
       formRef.current?.reset();
       setFile(null);
+      setMapFile(null);
       onUploaded?.(release);
     } catch (error) {
       setProblem(uploadProblemOf(error));
@@ -129,6 +139,25 @@ export function UploadReleaseForm({
           className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-medium"
         />
         {file ? <p className="text-sm text-slate-600">{formatBytes(file.size)}</p> : null}
+      </div>
+      <div className="space-y-1.5">
+        <label htmlFor={ids.map} className="block text-sm font-medium text-slate-700">
+          Migration map (optional)
+        </label>
+        <input
+          id={ids.map}
+          name="migration_map"
+          type="file"
+          accept=".json,application/json"
+          aria-describedby={`${ids.map}-help`}
+          onChange={(event) => setMapFile(event.currentTarget.files?.[0] ?? null)}
+          className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-medium"
+        />
+        <p id={`${ids.map}-help`} className="text-sm text-slate-600">
+          A JSON file of what this version renamed since the previous one (settings, colour schemes, sections, blocks),
+          so theme-file upgrades move a store&rsquo;s values instead of dropping them. Every new name must exist in this
+          release.
+        </p>
       </div>
       {progress !== null ? (
         <div className="space-y-1">
