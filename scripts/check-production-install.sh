@@ -44,30 +44,25 @@ NODE_ENV=production HOST=127.0.0.1 PORT="$port" PUBLIC_URL="http://127.0.0.1:$po
   SELLER_VAT_ID="IE6388047V" setsid npm start >"$log" 2>&1 &
 server_pid=$!
 
-url="http://127.0.0.1:$port"
-for _ in $(seq 1 240); do
-  if ! kill -0 "$server_pid" 2>/dev/null; then
-    echo "check-production-install: the production server stopped:" >&2
-    cat "$log" >&2
-    exit 1
-  fi
-  if [ "$(curl -s -o /dev/null -w '%{http_code}' "$url/health")" = "200" ]; then break; fi
-  sleep 0.5
-done
-
-fail() {
-  echo "check-production-install: $1" >&2
-  tail -n 40 "$log" >&2
-  exit 1
+# Node's fetch rather than curl: every machine that runs this has Node.
+PORTAL_URL="http://127.0.0.1:$port" SERVER_PID="$server_pid" node --input-type=module -e '
+const url = process.env.PORTAL_URL;
+const alive = () => { try { process.kill(Number(process.env.SERVER_PID), 0); return true; } catch { return false; } };
+const fail = (message) => { console.error(`check-production-install: ${message}`); process.exit(1); };
+let health = null;
+for (let i = 0; i < 240 && !health; i++) {
+  if (!alive()) fail("the production server stopped");
+  health = await fetch(`${url}/health`).then((r) => (r.ok ? r.text() : null), () => null);
+  if (!health) await new Promise((resolve) => setTimeout(resolve, 500));
 }
-health=$(curl -s "$url/health") || fail "GET /health did not answer"
-[ "$health" = '{"status":"ok"}' ] || fail "GET /health answered $health"
-# No Accept-Encoding: the root redirects (it answered 403 before issue 21).
-root_answer=$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' "$url/")
-[ "$root_answer" = "302 $url/customer/my-keys" ] || fail "GET / answered $root_answer"
-page=$(curl -s -w '\n%{http_code} %{content_type}' "$url/customer/my-keys")
-case "$page" in
-  *'<div id="root">'*$'\n200 text/html'*) ;;
-  *) fail "GET /customer/my-keys did not answer the web app" ;;
-esac
+if (health !== JSON.stringify({ status: "ok" })) fail(`GET /health answered ${health}`);
+// No Accept-Encoding: the root redirects (it answered 403 before issue 21).
+const root = await fetch(`${url}/`, { redirect: "manual", headers: { "accept-encoding": "identity" } });
+if (root.status !== 302 || root.headers.get("location") !== "/customer/my-keys")
+  fail(`GET / answered ${root.status} ${root.headers.get("location")}`);
+const page = await fetch(`${url}/customer/my-keys`);
+if (page.status !== 200 || !page.headers.get("content-type")?.startsWith("text/html") ||
+  !(await page.text()).includes("<div id=\"root\">"))
+  fail("GET /customer/my-keys did not answer the web app");
+' || { tail -n 40 "$log" >&2; exit 1; }
 echo "Production install (npm ci --omit=dev) started with NODE_ENV=production: /health ok, / redirects, web app served"
