@@ -1,19 +1,26 @@
+import os from 'node:os';
 import { defineConfig } from '@playwright/test';
 
-/** Browser tests: the built server on a free port with a temporary data directory, driven in the system Chromium. */
+const ci = Boolean(process.env.CI);
+
+/**
+ * Browser tests (ADR 040): each worker starts the built server on a free port with its own data directory and the
+ * demo seed (the `portal` fixture in support/fixtures.ts), and drives the system Chromium. Tests run in parallel: one
+ * worker per core, at least two (much of a browser test is waiting); E2E_WORKERS overrides. On CI (`CI` set) a failed
+ * test runs once more, with a trace; locally a failure is a failure.
+ */
 export default defineConfig({
   testDir: './tests',
   outputDir: './test-results',
   globalSetup: './support/global-setup.ts',
-  fullyParallel: false,
-  workers: 1,
-  // One retry everywhere: the machines that run this are shared and slow at times; a test that fails twice fails.
-  retries: 1,
+  fullyParallel: true,
+  workers: Number(process.env.E2E_WORKERS) || Math.max(2, os.availableParallelism()),
+  retries: ci ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
   reporter: [['list'], ['html', { open: 'never', outputFolder: './playwright-report' }]],
   use: {
-    trace: 'retain-on-failure',
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -2,13 +2,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtinModules } from 'node:module';
 import { build } from 'esbuild';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const outdir = path.join(root, 'dist');
 fs.rmSync(outdir, { recursive: true, force: true });
 
-await build({
+const result = await build({
   entryPoints: [path.join(root, 'src/server.ts')],
   outfile: path.join(outdir, 'server.js'),
   bundle: true,
@@ -19,6 +20,7 @@ await build({
   // refuses the JSON import (ERR_IMPORT_ASSERTION_TYPE_MISSING).
   supported: { 'import-attributes': true },
   sourcemap: true,
+  metafile: true,
   logLevel: 'warning',
   plugins: [
     {
@@ -33,4 +35,24 @@ await build({
   ],
 });
 fs.cpSync(path.join(root, 'src/db/migrations'), path.join(outdir, 'migrations'), { recursive: true });
+
+// Issue 21: a production install (`npm prune --omit=dev`) keeps only `dependencies`. Every package the bundle imports
+// at run time must be one of this workspace's: a root or dev dependency would be missing there.
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const builtins = new Set(builtinModules);
+const missing = new Set();
+for (const output of Object.values(result.metafile.outputs)) {
+  for (const { path: specifier, external } of output.imports) {
+    if (!external || specifier.startsWith('node:') || builtins.has(specifier.split('/')[0])) continue;
+    const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
+    if (!manifest.dependencies?.[name]) missing.add(name);
+  }
+}
+if (missing.size > 0) {
+  console.error(
+    `The server imports ${[...missing].join(', ')} at run time, not in apps/server/package.json "dependencies": ` +
+      'a production install would not have it. Add it there (npm install <name> -w @keyport/server).',
+  );
+  process.exit(1);
+}
 console.log('server built: apps/server/dist/server.js');

@@ -1,4 +1,4 @@
-import { createCustomer, DEMO, expect, test } from '../support/fixtures';
+import { createCustomer, DEMO, expect, STAFF, test } from '../support/fixtures';
 
 test('a signed-out visitor is sent to /login and back where they were going', async ({ page }) => {
   await page.goto('/customer/my-keys');
@@ -8,6 +8,20 @@ test('a signed-out visitor is sent to /login and back where they were going', as
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/customer\/my-keys$/);
   await expect(page.getByRole('heading', { name: 'Keys' })).toBeVisible();
+});
+
+test('staff signing in land on the staff console (issue 21)', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(STAFF.email);
+  await page.getByLabel('Password').fill(STAFF.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/staff$/);
+  await expect(page.getByRole('navigation', { name: 'Staff console' })).toBeVisible();
+});
+
+test('the root sends a visitor to the keys dashboard, which asks a signed-out one to sign in', async ({ page }) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/login\?next=%2Fcustomer%2Fmy-keys$/);
 });
 
 test('the demo customer sees their keys, then signs out', async ({ page, login }) => {

@@ -20,7 +20,7 @@ test('the dashboard arrives compressed, with immutable assets and a revalidated 
     expect(headers['cache-control'], path).toBe('public, max-age=31536000, immutable');
     expect(headers['vary'], path).toMatch(/accept-encoding/i);
   }
-  const shell = seen.get('/login');
+  const shell = seen.get('/customer/my-keys'); // login() opens the dashboard directly
   expect(shell?.headers['cache-control']).toBe('no-cache');
   expect(shell?.headers['content-encoding']).toBe('br');
   const keys = seen.get('/keys/') ?? seen.get('/keys');

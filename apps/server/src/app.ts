@@ -21,7 +21,7 @@ import { RequestValidationError, validatorCompiler } from './http/validation';
 import { serializerCompiler } from './http/serialization';
 import { registerSecurityHeaders } from './http/security-headers';
 import { MULTIPART_BODY, registerRoute } from './http/route';
-import { registerStaticAssets, sendIndexHtml, serveAppForPageNavigations } from './http/static-assets';
+import { redirectRootTo, registerStaticAssets, sendIndexHtml, serveAppForPageNavigations } from './http/static-assets';
 import { authRoutes } from './modules/auth/auth.routes';
 import { homepageRoutes } from './modules/homepage/homepage.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
@@ -44,7 +44,9 @@ import { licensesRoutes } from './modules/licenses/licenses.routes';
 import { jobsRoutes } from './modules/jobs/jobs.routes';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-const SPA_PATHS = /^\/(?:$|login$|signup$|forgot-password$|reset-password$|customer(?:\/|$))/;
+const SPA_PATHS = /^\/(?:login$|signup$|forgot-password$|reset-password$|customer(?:\/|$))/;
+/** Where the root sends every client (issue 21): the web app's keys dashboard. */
+const KEYS_DASHBOARD_PATH = '/customer/my-keys';
 /** The staff console's pages (issue 12): under the staff API's prefix, told apart by what the request accepts. */
 const STAFF_CONSOLE_PATHS = /^\/staff(?:\/|$)/;
 
@@ -223,6 +225,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   const webDist = resolveWebDist(config);
   if (webDist) {
     await registerStaticAssets(app, webDist);
+    redirectRootTo(app, KEYS_DASHBOARD_PATH);
     serveAppForPageNavigations(app, STAFF_CONSOLE_PATHS);
   }
 

@@ -128,7 +128,7 @@ describe('the built web app, precompressed', () => {
   });
 
   it('serves index.html for the app routes, precompressed and always revalidated', async () => {
-    for (const url of ['/', '/customer/my-keys', '/login']) {
+    for (const url of ['/customer/my-keys', '/login']) {
       const response = await get(url, 'br, gzip');
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type']).toMatch(/^text\/html/);
@@ -143,6 +143,24 @@ describe('the built web app, precompressed', () => {
     const direct = await get('/index.html');
     expect(direct.headers['cache-control']).toBe('no-cache');
     expect(direct.rawPayload.equals(INDEX_HTML)).toBe(true);
+  });
+
+  it('sends the root to the keys dashboard, whatever the client accepts (issue 21: no 403 without Accept-Encoding)', async () => {
+    for (const acceptEncoding of [undefined, 'br, gzip', 'gzip', 'identity']) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const response = await t.app.inject({
+          method,
+          url: '/',
+          headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+        });
+        expect(response.statusCode, `${method} / with ${acceptEncoding ?? 'no Accept-Encoding'}`).toBe(302);
+        expect(response.headers.location).toBe('/customer/my-keys');
+      }
+    }
+    // A browser navigation too; the query string goes along (the dashboard signs the visitor in first if needed).
+    const navigation = await get('/?from=email', 'gzip, deflate, br', { accept: 'text/html' });
+    expect(navigation.statusCode).toBe(302);
+    expect(navigation.headers.location).toBe('/customer/my-keys?from=email');
   });
 
   it('revalidates files without a content hash, and sends a file without variants as it is', async () => {

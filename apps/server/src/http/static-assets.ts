@@ -28,6 +28,18 @@ export async function registerStaticAssets(app: FastifyInstance, root: string): 
   });
 }
 
+/**
+ * Issue 21: the root is the keys dashboard's address for every client. A redirect, not the app's shell: the wildcard
+ * file route would otherwise take `/` for a directory listing and refuse it (403) to a client without Accept-Encoding.
+ * The dashboard sends a visitor who is not signed in to sign-in; the query string goes along.
+ */
+export function redirectRootTo(app: FastifyInstance, target: string): void {
+  app.get('/', { schema: { hide: true } }, (request, reply) => {
+    const query = request.url.indexOf('?');
+    return reply.redirect(query === -1 ? target : `${target}${request.url.slice(query)}`, 302);
+  });
+}
+
 /** The single-page app's shell, for every client-side route: always revalidated, so a deploy shows at once. */
 export function sendIndexHtml(reply: FastifyReply): FastifyReply {
   return reply.header('cache-control', REVALIDATE).sendFile('index.html');

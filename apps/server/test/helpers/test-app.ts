@@ -2,19 +2,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, expect } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { openDatabase, type Database, type Db } from '../../src/db/client';
+import type { Database, Db } from '../../src/db/client';
 import { users } from '../../src/db/schema';
 import type { Adapters } from '../../src/services';
+import { openWorkerDatabase } from './test-database';
 
 let database: Promise<Database> | null = null;
 
 /**
- * The apps still open, with the test file that built each. The server project runs its files in one process
- * (`isolate: false`), so an app a file left open (its `afterAll` did not run) would keep its background workers going
- * on the shared database while the next file runs: a new file's first app closes the earlier files' apps first.
+ * The apps still open, with the test file that built each. A server worker runs its files one after another in one
+ * process (`isolate: false`), so an app a file left open (its `afterAll` did not run) would keep its background workers
+ * going on the worker's database while the next file runs: a new file's first app closes the earlier files' apps first.
  */
 const openApps = new Map<FastifyInstance, string | undefined>();
 
@@ -27,12 +28,11 @@ async function closeAppsOfOtherFiles(file: string | undefined): Promise<void> {
 }
 
 /**
- * One database per test worker: an in-memory PGlite (it takes seconds to start), or the PostgreSQL
- * database in TEST_DATABASE_URL. Migrations run once; each test app starts from empty tables.
+ * One database per test worker (ADR 040): an in-memory PGlite loaded from the migrated template, or on PostgreSQL
+ * (TEST_DATABASE_URL) the worker's own copy of the template. Each test app starts from empty tables.
  */
 export function getTestDatabase(): Promise<Database> {
-  const url = process.env.TEST_DATABASE_URL;
-  database ??= openDatabase(url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: null });
+  database ??= openWorkerDatabase(inject('testDatabase'));
   return database;
 }
 

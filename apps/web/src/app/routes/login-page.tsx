@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Field } from '../../components/ui/field';
 import { useLogin } from '../../features/account/api/session-mutations';
 import { AuthForm } from '../../features/account/components/auth-form';
-import { safeNextPath } from '../../features/account/components/safe-next';
+import { landingPath, safeNextPath } from '../../features/account/components/safe-next';
 import { paths } from '../../lib/paths';
 
 export function LoginPage() {
@@ -35,7 +35,12 @@ export function LoginPage() {
       pendingLabel="Signing in…"
       pending={login.isPending}
       canSubmit={email !== '' && password !== ''}
-      onSubmit={() => login.mutate({ email, password }, { onSuccess: () => navigate(next, { replace: true }) })}
+      onSubmit={() =>
+        login.mutate(
+          { email, password },
+          { onSuccess: (session) => navigate(landingPath(params.get('next'), session.user), { replace: true }) },
+        )
+      }
       beforeSubmit={
         <div className="flex justify-end">
           <Link className="text-sm text-brand-700 hover:underline" to={paths.forgotPassword}>
