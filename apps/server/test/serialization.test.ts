@@ -39,6 +39,9 @@ const EXACT = RESPONSES.flatMap(([name, schema]): [string, $ZodType, Json][] => 
   return json ? [[name, schema, json]] : [];
 });
 
+/** Marks an object generated for a record's schema (every key is its own: none is unknown). */
+const OPEN_OBJECT = Symbol('open object');
+
 /** Values a JSON Schema (the subset zod writes) accepts, to feed both serializers. */
 function valuesOf(schema: Json): fc.Arbitrary<unknown> {
   if ('const' in schema) return fc.constant(schema.const);
@@ -67,23 +70,25 @@ function valuesOf(schema: Json): fc.Arbitrary<unknown> {
       const properties = (schema.properties as Record<string, Json>) ?? {};
       const required = new Set((schema.required as string[]) ?? []);
       const requiredKeys = Object.keys(properties).filter((key) => required.has(key));
-      return fc.record(Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, valuesOf(value)])), {
-        requiredKeys,
-      });
+      const values = fc.record(
+        Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, valuesOf(value)])),
+        { requiredKeys },
+      );
+      // A record (`z.record`: any key, each value of one schema) takes any key: no key is unknown to it.
+      const open = typeof schema.additionalProperties === 'object';
+      return open ? values.map((value) => Object.defineProperty(value, OPEN_OBJECT, { value: true })) : values;
     }
     default:
       return fc.constant(null);
   }
 }
 
-/** The value with an unknown key added to every object in it. */
+/** The value with an unknown key added to every object in it (but records, whose keys are all theirs). */
 function withExtraKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withExtraKeys);
   if (value === null || typeof value !== 'object') return value;
-  return {
-    ...Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withExtraKeys(item)])),
-    auth_token: 'secret-not-in-the-contract',
-  };
+  const copy = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withExtraKeys(item)]));
+  return OPEN_OBJECT in value ? copy : { ...copy, auth_token: 'secret-not-in-the-contract' };
 }
 
 describe('response serialization', () => {
