@@ -1,19 +1,13 @@
-import path from 'node:path';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const root = import.meta.dirname;
-const featuresDir = path.join(root, 'apps/web/src/features');
-const serverModulesDir = path.join(root, 'apps/server/src/modules');
-const schemaFile = path.join(root, 'apps/server/src/db/schema');
-
 /**
  * One owner per table (docs/architecture.md): only the owning module imports a table from db/schema. Code outside
  * modules/ (the seed, the composition, integrations) is not checked here.
  */
-const TABLE_OWNERS = {
+export const TABLE_OWNERS = {
   users: 'auth',
   sessions: 'auth',
   passwordResets: 'auth',
@@ -46,72 +40,39 @@ const TABLE_OWNERS = {
   licenseCheckins: 'licenses',
   jobs: 'jobs',
   jobSchedules: 'jobs',
+  vatRates: 'billing',
 };
 
-const moduleOf = (file) =>
-  file.startsWith(serverModulesDir + path.sep) ? file.slice(serverModulesDir.length + 1).split(path.sep)[0] : null;
-const isTypeOnly = (node) =>
-  node.importKind === 'type' ||
-  (node.specifiers?.length > 0 && node.specifiers.every((specifier) => specifier.importKind === 'type'));
+const SCHEMA_IMPORT = '(^|/)db/schema(\\.ts)?$';
+const tablesOf = (owner) => Object.keys(TABLE_OWNERS).filter((table) => TABLE_OWNERS[table] === owner);
+const owners = [...new Set(Object.values(TABLE_OWNERS))];
 
 /**
- * Architecture boundaries (house style 9): a web feature never imports another feature, the web app never imports
- * the server, and the shared package imports neither app.
+ * The table-owner rule (ADR 043): in a server module, importing another module's table from db/schema fails; a type
+ * import (`import type { … }`, or every name `type`) is allowed. One pattern per owner, so the message names it. The
+ * other boundaries (features, web/server/shared, module internals) and import circles are dependency-cruiser's
+ * (.dependency-cruiser.mjs), run by `npm run lint` too.
  */
-const boundaries = {
-  meta: { type: 'problem', messages: { crossing: '{{what}}' } },
-  create(context) {
-    const file = context.filename;
-    const check = (node) => {
-      const source = node.source?.value;
-      if (typeof source !== 'string') return;
-      const target = source.startsWith('.') ? path.resolve(path.dirname(file), source) : source;
-      const report = (what) => context.report({ node, messageId: 'crossing', data: { what } });
-      if (file.startsWith(featuresDir + path.sep) && target.startsWith(featuresDir + path.sep)) {
-        const own = file.slice(featuresDir.length + 1).split(path.sep)[0];
-        const other = target.slice(featuresDir.length + 1).split(path.sep)[0];
-        if (own !== other)
-          report(
-            `Feature "${own}" must not import feature "${other}": move the shared part to components/ui, lib or packages/shared.`,
-          );
-      }
-      if (
-        file.startsWith(path.join(root, 'apps/web')) &&
-        (target.startsWith(path.join(root, 'apps/server')) || source.startsWith('@keyport/server'))
-      ) {
-        report('The web app must not import server code: share it through packages/shared.');
-      }
-      if (file.startsWith(path.join(root, 'packages/shared')) && target.startsWith(path.join(root, 'apps'))) {
-        report('packages/shared must not import from the apps.');
-      }
-      const ownModule = moduleOf(file);
-      const targetModule = moduleOf(target);
-      if (ownModule && targetModule && ownModule !== targetModule) {
-        const serviceType = /\.service(\.ts)?$/.test(target) && isTypeOnly(node);
-        if (!serviceType) {
-          report(
-            `Server module "${ownModule}" must not import "${targetModule}" internals: use its service, typed with \`import type\` from ${targetModule}.service and injected in services.ts.`,
-          );
-        }
-      }
-      if (ownModule && target.replace(/\.ts$/, '') === schemaFile) {
-        for (const specifier of node.specifiers ?? []) {
-          const name = specifier.imported?.name;
-          const owner = TABLE_OWNERS[name];
-          if (specifier.importKind !== 'type' && owner && owner !== ownModule) {
-            report(`Table "${name}" belongs to module "${owner}" (docs/architecture.md): go through its service.`);
-          }
-        }
-      }
-    };
-    return {
-      ImportDeclaration: check,
-      ExportNamedDeclaration: check,
-      ExportAllDeclaration: check,
-      ImportExpression: (node) => check({ ...node, source: node.source }),
-    };
-  },
-};
+const tableRestrictions = (module) => ({
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    {
+      patterns: owners
+        .filter((owner) => owner !== module)
+        .map((owner) => ({
+          regex: SCHEMA_IMPORT,
+          importNames: tablesOf(owner),
+          allowTypeImports: true,
+          message: `These tables belong to module "${owner}" (docs/architecture.md): go through its service.`,
+        })),
+    },
+  ],
+});
+const tableOwnerConfigs = [
+  // A module that owns no table (staff, customers-admin…) reaches every table through its owner's service.
+  { files: ['apps/server/src/modules/**/*.ts'], rules: tableRestrictions(null) },
+  ...owners.map((owner) => ({ files: [`apps/server/src/modules/${owner}/**/*.ts`], rules: tableRestrictions(owner) })),
+];
 
 export default tseslint.config(
   {
@@ -128,15 +89,14 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
-    plugins: { keyport: { rules: { boundaries } } },
     rules: {
-      'keyport/boundaries': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-console': ['error', { allow: ['error', 'warn'] }],
     },
   },
+  ...tableOwnerConfigs,
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

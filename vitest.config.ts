@@ -65,6 +65,16 @@ export default defineConfig({
         },
       },
       './apps/web/vite.config.ts',
+      {
+        // The repository's own tooling: the import rules `npm run lint` applies (ADR 043).
+        test: {
+          name: 'tooling',
+          root: '.',
+          include: ['scripts/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
     ],
   },
 });

@@ -19,6 +19,7 @@ import { AppError } from './http/errors';
 import { serializeError } from './http/log-serializers';
 import { RequestValidationError, validatorCompiler } from './http/validation';
 import { serializerCompiler } from './http/serialization';
+import { registerCors } from './http/cors';
 import { registerSecurityHeaders } from './http/security-headers';
 import { MULTIPART_BODY, registerRoute } from './http/route';
 import { redirectRootTo, registerStaticAssets, sendIndexHtml, serveAppForPageNavigations } from './http/static-assets';
@@ -171,6 +172,8 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
       );
     },
   });
+  // After the security headers and the global limit: their onRequest hooks run first, as before (http/cors.ts).
+  await registerCors(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

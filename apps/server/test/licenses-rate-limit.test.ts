@@ -37,3 +37,21 @@ it('a body that is not the contract shape is a 400, readable cross-origin', asyn
   expect(response.statusCode).toBe(400);
   expect(response.headers['access-control-allow-origin']).toBe('*');
 });
+
+it('a body over the route’s limit is a 413, readable cross-origin with the signature header exposed', async () => {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/licenses/validate',
+    remoteAddress: '10.88.0.4',
+    headers: { origin: 'https://shop.example.com' },
+    payload: {
+      token: 'x'.repeat(20 * 1024),
+      domain: 'shop.example.com',
+      theme_version: '1.0.0',
+      theme_edition: 'LITE',
+    },
+  });
+  expect(response.statusCode).toBe(413);
+  expect(response.headers['access-control-allow-origin']).toBe('*');
+  expect(response.headers['access-control-expose-headers']).toBe('x-keyport-signature');
+});

@@ -270,6 +270,26 @@ describe('signed answers and CORS', () => {
     expect(jwks.headers['cross-origin-resource-policy']).toBe('cross-origin');
   });
 
+  it('leaves every other route same-origin: no CORS headers, and no preflight answered', async () => {
+    const other = await t.app.inject({
+      url: '/keys/health',
+      headers: { ...auth(owner.token), origin: 'https://acme-outfitters.com' },
+    });
+    expect(other.statusCode).toBe(200);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    expect(other.headers['access-control-expose-headers']).toBeUndefined();
+    for (const url of ['/keys/health', '/auth/login', '/no-such-route']) {
+      const preflight = await t.app.inject({
+        method: 'OPTIONS',
+        url,
+        headers: { origin: 'https://acme-outfitters.com', 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.statusCode, url).toBe(404);
+      expect(preflight.headers['access-control-allow-origin'], url).toBeUndefined();
+      expect(preflight.headers['access-control-allow-methods'], url).toBeUndefined();
+    }
+  });
+
   it("answers with an API's security headers, not a document's, on success and on refusal alike", async () => {
     const answered = await validate({});
     const refused = await validate({ theme_edition: 7 as unknown as string });

@@ -15,7 +15,7 @@ import type { AuthService } from '../auth/auth.service';
 import type { ConnectService } from '../connect/connect.service';
 import type { KeysService } from '../keys/keys.service';
 import type { LicensesService, SightingFacts } from '../licenses/licenses.service';
-import type { CreditLedger } from './credits.service';
+import type { CreditLedger } from './credit-ledger';
 import * as repo from './store-reports.repo';
 
 /** A report that qualifies earns this many credits (§1): pending until staff approve it (ADR 037). */

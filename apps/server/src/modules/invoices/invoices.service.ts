@@ -4,7 +4,7 @@ import { countryName } from '@keyport/shared/domain/countries';
 import { keyportCreditsLabel } from '@keyport/shared/domain/credit-packs';
 import { upgradePathLabel, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
 import type { Db, DbOrTx } from '../../db/client';
-import type { InvoiceBuyer, InvoiceKind, InvoiceSeller, UpgradeOrderStatus } from '../../db/schema';
+import type { InvoiceBuyer, InvoiceKind, InvoiceSeller, UpgradeOrderStatus, upgradeOrders } from '../../db/schema';
 import { AppError, notFound } from '../../http/errors';
 import {
   ExchangeRateUnavailableError,
@@ -13,13 +13,16 @@ import {
 } from '../../integrations/exchange-rates/port';
 import type { Jobs } from '../jobs/jobs.service';
 import type { AuditService } from '../audit/audit.service';
-import type { Settlement } from '../payments/payments.service';
 import { needsEurLine, toEurCents } from './eur-line';
 import { renderInvoicePdf } from './invoice-pdf';
 import * as repo from './invoices.repo';
 
-/** An order (an upgrade or a credit pack) as the payments module keeps it. */
-type OrderRow = Settlement['order'];
+/**
+ * An order (an upgrade or a credit pack) as the payments module keeps it: its table's row type, imported as a type
+ * from the schema (read only; the payments module passes it in). Not from payments.service, which imports this
+ * service's type: that was an import circle (issue 21).
+ */
+type OrderRow = typeof upgradeOrders.$inferSelect;
 
 /** What a refund did to what the order delivered (the audit log records it). */
 export type RefundOutcome =

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { KeyHealth, LicenseCode, LicenseSighting, LicenseValidation } from '@keyport/shared/contracts/licenses';
 import {
   normaliseStorefrontDomain,
@@ -17,7 +18,6 @@ import type { KeysService } from '../keys/keys.service';
 import type { ReleasesService } from '../releases/releases.service';
 import type { KeyStateCache } from './key-state-cache';
 import * as repo from './licenses.repo';
-import { createLru } from './lru';
 
 /** How long a theme may trust a signed answer (ADR 031): a good license for hours, a bad one for minutes. */
 export const ANSWER_TTL_SECONDS = { valid: 6 * 60 * 60, invalid: 15 * 60 } as const;
@@ -75,19 +75,20 @@ export function createLicensesService(deps: LicensesServiceDeps) {
   const now = deps.now ?? (() => new Date());
   // A token's signature cannot change: verified once per process, its claims are kept (bounded, least recently used
   // first out). Tokens that fail are not kept: a flood of invented tokens cannot push the real ones out.
-  const verifiedTokens = createLru<string, ThemeClaims>(VERIFIED_TOKENS_MAX);
+  const verifiedTokens = new LRUCache<string, ThemeClaims>({ max: VERIFIED_TOKENS_MAX });
   // An answer's bytes depend only on (code, tier, domain, window): the same store's page views reuse one signature.
   // The code is decided afresh on every request from the current key state, so a regenerated or released key changes
   // the code, hence the cache entry, at once: nothing here needs invalidating.
-  const signedAnswers = createLru<string, SignedAnswer>(SIGNED_ANSWERS_MAX);
+  const signedAnswers = new LRUCache<string, SignedAnswer>({ max: SIGNED_ANSWERS_MAX });
   // Normalising a domain (IDNA, public suffixes) costs more than the rest of a cached validation: a pure function of
   // the text the theme sends, so its results are kept (bounded; null results too, as a flood of one bad domain).
-  const storefronts = createLru<string, StorefrontDomain | null>(STOREFRONT_DOMAINS_MAX);
+  // (lru-cache holds no null: each result is kept in a box.)
+  const storefronts = new LRUCache<string, { storefront: StorefrontDomain | null }>({ max: STOREFRONT_DOMAINS_MAX });
   const storefrontOf = (domain: string): StorefrontDomain | null => {
     const cached = storefronts.get(domain);
-    if (cached !== undefined) return cached;
+    if (cached) return cached.storefront;
     const storefront = normaliseStorefrontDomain(domain);
-    storefronts.set(domain, storefront);
+    storefronts.set(domain, { storefront });
     return storefront;
   };
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { ThemeTokenClaims } from '@keyport/shared/contracts/connect';
 import type { KeyState } from '../keys/keys.service';
 import { ANSWER_REUSE_MS, createLicensesService, type LicensesServiceDeps } from './licenses.service';
-import { createLru } from './lru';
 
 const CLAIMS: ThemeTokenClaims = {
   iss: 'keyport',
@@ -108,32 +107,5 @@ describe('validation caches (ADR 031, Performance)', () => {
     expect(a.answer).toMatchObject({ code: 'VALID', domain: 'acme.com' });
     expect(b.answer).toMatchObject({ code: 'DOMAIN_MISMATCH', domain: 'pirate.com' });
     expect(h.signed).toHaveLength(2);
-  });
-});
-
-describe('lru', () => {
-  it('drops the least recently used entry when full', () => {
-    const lru = createLru<string, number>(2);
-    lru.set('a', 1);
-    lru.set('b', 2);
-    expect(lru.get('a')).toBe(1);
-    lru.set('c', 3);
-    expect(lru.get('b')).toBeUndefined();
-    expect(lru.get('a')).toBe(1);
-    expect(lru.get('c')).toBe(3);
-    expect(lru.size).toBe(2);
-  });
-
-  it('holds at most maxEntries, and never drops an entry used while the others pass through', () => {
-    const lru = createLru<string, number>(100);
-    lru.set('kept', 0);
-    for (let i = 0; i < 10_000; i += 1) {
-      lru.set(`passing-${i}`, i);
-      if (i % 40 === 0) expect(lru.get('kept')).toBe(0);
-      expect(lru.size).toBeLessThanOrEqual(100);
-    }
-    expect(lru.get('kept')).toBe(0);
-    expect(lru.get('passing-0')).toBeUndefined();
-    expect(lru.get('passing-9999')).toBe(9999);
   });
 });

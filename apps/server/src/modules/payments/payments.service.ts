@@ -1,5 +1,6 @@
 import type { StaffCustomerOrder } from '@keyport/shared/contracts/staff-customers';
 import type { FastifyBaseLogger } from 'fastify';
+import { isDeepStrictEqual } from 'node:util';
 import type { Key } from '@keyport/shared/contracts/keys';
 import type { BillingInput, OrderQuote } from '@keyport/shared/contracts/payments';
 import { BILLING_MESSAGES } from '@keyport/shared/domain/billing';
@@ -804,16 +805,8 @@ function isSameOrder(order: repo.OrderRow, wanted: repo.NewOrder): boolean {
     order.vatRateBp === wanted.vatRateBp &&
     order.reverseCharge === wanted.reverseCharge &&
     order.vatId === (wanted.vatId ?? null) &&
-    canonicalJson(order.billing) === canonicalJson(wanted.billing)
-  );
-}
-
-/** JSON with object keys sorted: jsonb gives keys back in its own order, so plain JSON.stringify would differ. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
+    // jsonb gives keys back in its own order: compared as values, whatever the keys' order.
+    isDeepStrictEqual(order.billing, wanted.billing)
   );
 }
 

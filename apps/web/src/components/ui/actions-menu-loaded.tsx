@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef } from 'react';
-import type { LoadedActionsMenuProps } from './actions-menu';
+import type { LoadedActionsMenuProps } from './actions-menu-types';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from './dropdown-menu';
 
 /** The menu of `ActionsMenu`, loaded after the first paint. */

@@ -1,28 +1,7 @@
-import type { LucideIcon } from 'lucide-react';
-import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import type { ActionsMenuProps } from './actions-menu-types';
 
-export interface ActionsMenuItem {
-  label: string;
-  icon: LucideIcon;
-  tone?: 'default' | 'danger';
-  onSelect: () => void;
-}
-
-export interface ActionsMenuProps {
-  /** The trigger's accessible name ("More actions for aurora-outfitters"). */
-  label: string;
-  /** What the trigger shows (an icon): the same before and after the menu's code arrives. */
-  trigger: ReactNode;
-  triggerClassName: string;
-  items: ActionsMenuItem[];
-}
-
-export interface LoadedActionsMenuProps extends ActionsMenuProps {
-  /** Open at once: the person pressed the trigger before the menu's code arrived. */
-  defaultOpen: boolean;
-  /** The placeholder trigger had focus when it was replaced: keep it on the real one. */
-  takeFocus: boolean;
-}
+export type { ActionsMenuItem, ActionsMenuProps } from './actions-menu-types';
 
 const LoadedActionsMenu = lazy(() => import('./actions-menu-loaded'));
 

@@ -13,10 +13,11 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { StaffNavEntry } from './components/staff-layout';
 import { staffPaths } from './staff-paths';
 
 /** One page of the staff console: its path, its nav label and icon, and its code (a lazy chunk of its own). */
-export interface StaffPage {
+export interface StaffPage extends StaffNavEntry {
   /** Absolute, from `staffPaths` (e.g. `staffPaths.auditLog`); may hold params (`/staff/customers/:id`). */
   path: string;
   /** The nav entry's text; a page without a label (a detail page) gets no nav entry. */

@@ -102,4 +102,37 @@ describe('ConfirmAction', () => {
     await user.click(screen.getByRole('button', { name: 'Revoke' }));
     expect((reasonBox() as HTMLTextAreaElement).value).toBe('');
   });
+
+  it('checks its own fields together with the reason: one failing keeps the dialog open and calls nothing', async () => {
+    const user = userEvent.setup();
+    const onConfirm = vi.fn(() => Promise.resolve());
+    let fieldsValid = false;
+    const checkFields = vi.fn(async () => fieldsValid);
+    render(
+      <ConfirmAction
+        triggerLabel="Edit"
+        title="Edit the price"
+        description="New checkouts use it."
+        confirmLabel="Save"
+        checkFields={checkFields}
+        onConfirm={onConfirm}
+      />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    // An empty reason and failing fields: both are checked (each shows its own error), nothing is called.
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(checkFields).toHaveBeenCalledTimes(1);
+    expect(reasonBox().getAttribute('aria-invalid')).toBe('true');
+    await user.type(reasonBox(), 'New season');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(checkFields).toHaveBeenCalledTimes(2);
+    expect(reasonBox().getAttribute('aria-invalid')).toBeNull();
+    expect(onConfirm).not.toHaveBeenCalled();
+    expect(screen.getByRole('dialog', { name: 'Edit the price' })).toBeTruthy();
+
+    fieldsValid = true;
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(onConfirm).toHaveBeenCalledExactlyOnceWith('New season');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
 });

@@ -21,6 +21,11 @@ export interface ConfirmActionProps {
   /** Extra fields of the action (a count, a tier…), above the reason. */
   children?: ReactNode;
   /**
+   * Checks those fields (e.g. a react-hook-form's `trigger`) when the reason is checked, showing their own errors:
+   * false keeps the dialog open and calls nothing.
+   */
+  checkFields?: () => Promise<boolean>;
+  /**
    * Does the action with the staff member's reason (already checked: trimmed, 3–500 characters). Resolves when done
    * (the dialog closes) or rejects with the server's error (shown in the dialog, which stays open).
    */
@@ -42,6 +47,7 @@ export function ConfirmAction({
   confirmLabel,
   tone = 'primary',
   children,
+  checkFields,
   onConfirm,
 }: ConfirmActionProps) {
   const [open, setOpen] = useState(false);
@@ -62,16 +68,15 @@ export function ConfirmAction({
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (inFlight.current) return;
-    const parsed = StaffReasonSchema.safeParse(reason);
-    if (!parsed.success) {
-      setReasonError(parsed.error.issues[0]?.message ?? 'Give a reason');
-      return;
-    }
-    setReasonError(null);
-    setFailure(null);
     inFlight.current = true;
-    setPending(true);
     try {
+      const parsed = StaffReasonSchema.safeParse(reason);
+      setReasonError(parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Give a reason'));
+      // The action's own fields are checked at the same time: every error shows at once.
+      const fieldsValid = checkFields ? await checkFields() : true;
+      if (!parsed.success || !fieldsValid) return;
+      setFailure(null);
+      setPending(true);
       await onConfirm(parsed.data);
       setOpen(false);
       reset();

@@ -1,10 +1,9 @@
-import { ShieldCheck } from 'lucide-react';
+import { ShieldCheck, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
 import { SkipLink } from '../../../components/ui/skip-link';
 import { cn } from '../../../lib/cn';
 import { paths } from '../../../lib/paths';
-import type { StaffPage } from '../pages';
 import { staffPaths } from '../staff-paths';
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
@@ -13,6 +12,17 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
     'focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none',
     isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900',
   );
+
+/**
+ * What the nav needs of a page (`StaffPage` of pages.tsx has it). Declared here, not imported from pages.tsx: the
+ * pages import this file (`StaffPageHeader`), so that import was a circle (issue 21).
+ */
+export interface StaffNavEntry {
+  path: string;
+  /** A page without a label (a detail page) gets no nav entry. */
+  label?: string;
+  icon?: LucideIcon;
+}
 
 /**
  * The console's frame: a header (brand, `userMenu`), the nav of the registered pages, and the page. The nav is one
@@ -24,7 +34,7 @@ export function StaffLayout({
   userMenu,
   children,
 }: {
-  pages: StaffPage[];
+  pages: StaffNavEntry[];
   userMenu?: ReactNode;
   children: ReactNode;
 }) {
