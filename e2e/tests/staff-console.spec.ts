@@ -52,6 +52,7 @@ test('staff publish a feed item from the console; a customer sees it; the audit 
     'Releases',
     'Store reports',
     'Sightings',
+    'VAT rates',
     'Jobs',
   ]);
 
@@ -71,7 +72,7 @@ test('staff publish a feed item from the console; a customer sees it; the audit 
   await dialog.getByLabel('Reason').fill('Announce the console');
   await dialog.getByRole('button', { name: 'Publish now' }).click();
   await expect(dialog).toBeHidden();
-  const preview = page.getByRole('complementary');
+  const preview = page.getByRole('complementary', { name: 'Preview of the saved draft' });
   await expect(preview.getByRole('heading', { name: title })).toBeVisible();
   await expect(preview).toContainText('The same as the published feed.');
 
