@@ -593,11 +593,13 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
     let lastWrite = 0;
     let chain: Promise<void> = Promise.resolve();
     let ended = false;
-    const write = (phase: ThemeUpgradePhase, done: number, total: number) => {
+    /** Queued in order; a new phase is also told to the engine (the job's progress, and its claim renewed). */
+    const write = (phase: ThemeUpgradePhase, done: number, total: number, announce: boolean) => {
       chain = chain.then(async () => {
         if (ended) return;
         const still = await repo.setProgress(db, runId, phase, done, total).catch(() => true);
         if (!still) ended = true;
+        else if (announce) await context.progress({ phase }).catch(() => undefined);
       });
       return chain;
     };
@@ -610,16 +612,16 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
         check();
         current = phase;
         lastWrite = Date.now();
-        await write(phase, 0, 0);
-        await context.progress({ phase });
+        await write(phase, 0, 0, true);
         check();
       },
       report(phase: ThemeUpgradePhase, done: number, total: number) {
         check();
-        if (phase === current && Date.now() - lastWrite < PROGRESS_WRITE_MS && done < total) return;
+        const announce = phase !== current;
+        if (!announce && Date.now() - lastWrite < PROGRESS_WRITE_MS && done < total) return;
         current = phase;
         lastWrite = Date.now();
-        void write(phase, done, total);
+        void write(phase, done, total, announce);
       },
       flush: () => chain,
     };
