@@ -156,15 +156,6 @@ async function filesOfRun(runId: number): Promise<string[]> {
   return found;
 }
 
-/** Polls the run until `done` says so (the engine under test works in the background meanwhile). */
-async function until(person: Person, id: number, done: (run: ThemeUpgradeRun) => boolean): Promise<ThemeUpgradeRun> {
-  for (;;) {
-    const run = await readRun(person, id);
-    if (done(run)) return run;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 beforeAll(async () => {
   t = await createTestApp({ DATA_DIR: dataDir(), PUBLIC_URL: 'https://portal.keyport.test' });
   await t.app.services.jobs.stop();

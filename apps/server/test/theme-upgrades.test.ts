@@ -388,6 +388,20 @@ describe('POST /theme-upgrades', () => {
       ),
     );
     expect(changed).not.toBeNull();
+    const previewOf = async () =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/theme-upgrades/preview?target_key=${key.apiKey}&source_key=${key.apiKey}`,
+          headers: auth(person.token),
+        })
+      ).json<{ source: { edition: Tier }; target: { edition: Tier }; kind: string }>();
+    // The page names what the store runs (the LITE files), not the key's new tier.
+    expect(await previewOf()).toMatchObject({
+      source: { edition: 'LITE' },
+      target: { edition: 'REGULAR' },
+      kind: 'upgrade',
+    });
     const response = await postUpgrade(
       person,
       { target_key: key.apiKey, source_key: key.apiKey },
@@ -395,6 +409,8 @@ describe('POST /theme-upgrades', () => {
     );
     const run = await finished(person, response);
     expect(run).toMatchObject({ status: 'succeeded', source: { edition: 'LITE' }, target: { edition: 'REGULAR' } });
+    // Once the store's files were upgraded, it runs REGULAR: a next run is an update.
+    expect(await previewOf()).toMatchObject({ source: { edition: 'REGULAR' }, kind: 'update' });
     // A PRO export was never this key's edition: still refused.
     const other = await postUpgrade(
       person,

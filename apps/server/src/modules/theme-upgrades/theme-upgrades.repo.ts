@@ -120,3 +120,14 @@ export function listEndedWithUpload(db: DbOrTx, limit: number) {
     .where(and(ne(themeUpgradeRuns.status, 'running'), isNotNull(themeUpgradeRuns.uploadKey)))
     .limit(limit);
 }
+
+/** The newest run that succeeded onto this key (as target), or null. */
+export function findLatestSucceededOnto(db: DbOrTx, targetKeyId: number) {
+  return db
+    .select()
+    .from(themeUpgradeRuns)
+    .where(and(eq(themeUpgradeRuns.targetKeyId, targetKeyId), eq(themeUpgradeRuns.status, 'succeeded')))
+    .orderBy(desc(themeUpgradeRuns.id))
+    .limit(1)
+    .then((rows) => rows[0] ?? null);
+}

@@ -196,12 +196,18 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       return { upgradable_keys: upgradable, error: null };
     },
 
+    /**
+     * The page before the upload. The source edition is what the store runs: a key upgraded in place (a paid LITE →
+     * REGULAR) still runs the edition it had, until a run onto it succeeded since — the run then tells by the files.
+     */
     async preview(userId: number, input: { targetKey: string; sourceKey: string }) {
       const { target, source, release, kind } = await resolvePair(userId, input.targetKey, input.sourceKey);
+      const runs = source.id === target.id ? await storeRunsEdition(source) : source.tier;
+      const shownKind = tierRank(runs) < tierRank(target.tier) ? 'upgrade' : kind;
       return {
-        source: { key: source.apiKey, edition: source.tier, version: null },
+        source: { key: source.apiKey, edition: runs, version: null },
         target: { key: target.apiKey, edition: target.tier, version: release.version },
-        kind,
+        kind: shownKind,
         source_connected: Boolean(source.key.myshopify),
         source_store: source.key.myshopify,
         target_store: kind === 'upgrade' && otherStore(source, target) ? target.key.myshopify : null,
@@ -533,6 +539,17 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       throw new AppError(409, targetConnectedError(target.key.myshopify ?? store), 'target_connected');
     }
     return store;
+  }
+
+  /** The edition a key's store likely runs: the one before its last tier change, unless a run onto it succeeded since. */
+  async function storeRunsEdition(key: OwnedKeyRecord): Promise<Tier> {
+    const [changes, lastRun] = await Promise.all([
+      keys.listTierChanges(key.id),
+      repo.findLatestSucceededOnto(db, key.id),
+    ]);
+    const last = changes.at(-1);
+    if (!last || (lastRun && lastRun.createdAt.getTime() >= last.createdAt.getTime())) return key.tier;
+    return last.fromTier;
   }
 
   /** The editions the source key has held: its tier now, and those it had before an upgrade. */
