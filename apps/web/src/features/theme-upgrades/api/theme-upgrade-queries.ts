@@ -1,5 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { listKeysUpgrade, listThemeUpgrades, previewThemeUpgrade } from '@keyport/shared/contracts/theme-upgrades';
+import {
+  cancelThemeUpgrade,
+  getThemeUpgrade,
+  listKeysUpgrade,
+  listThemeUpgrades,
+  previewThemeUpgrade,
+} from '@keyport/shared/contracts/theme-upgrades';
 import { callApi } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -23,3 +29,19 @@ export const themeUpgradeRunsQueryOptions = (licenseKey: string) =>
     queryKey: queryKeys.themeUpgradeRuns(licenseKey),
     queryFn: () => callApi(listThemeUpgrades, { query: { key: licenseKey } }),
   });
+
+/** How often the page asks how far a run in progress got. */
+export const RUN_POLL_MS = 1_000;
+
+/** GET /theme-upgrades/:id, polled while the run is in progress (the work is a job on the server, ADR 041). */
+export const useThemeUpgradeRun = (id: string | null) =>
+  useQuery({
+    queryKey: queryKeys.themeUpgradeRun(id ?? ''),
+    queryFn: () => callApi(getThemeUpgrade, { params: { id: id! } }),
+    enabled: id !== null && /^\d{1,10}$/.test(id),
+    retry: false,
+    refetchInterval: (query) => (query.state.data?.run.status === 'running' ? RUN_POLL_MS : false),
+  });
+
+/** POST /theme-upgrades/:id/cancel. */
+export const cancelRun = (id: number) => callApi(cancelThemeUpgrade, { params: { id: String(id) } });

@@ -12,6 +12,7 @@ const STATUS_TEXT: Record<ThemeUpgradeRun['status'], string> = {
   running: 'In progress',
   succeeded: 'Done',
   failed: 'Failed',
+  cancelled: 'Cancelled',
 };
 
 function RunRow({ run }: { run: ThemeUpgradeRun }) {

@@ -76,6 +76,20 @@ function Group({ group, items }: { group: ReportGroup; items: ReportItem[] }) {
   );
 }
 
+/**
+ * What the export was (the release found by its files, else the edition it says) and what it became (the target key's
+ * edition and release): never the key's tier for the export's.
+ */
+export function fromTo(run: ThemeUpgradeRun): string {
+  const found = run.report?.detection.confident ? run.report.detection.release : null;
+  const source = found
+    ? `${found.edition} ${found.version}`
+    : `${run.source.edition}${run.source.version ? ` ${run.source.version}` : ''}`;
+  const target = `${run.target.edition}${run.target.version ? ` ${run.target.version}` : ''}`;
+  const verb = run.source.edition === run.target.edition ? 'Updated' : 'Upgraded';
+  return `${verb} from your ${source} theme to ${target}.`;
+}
+
 /** The run's report on the page: counts, every decision by kind, and the downloads (theme zip, JSON, HTML). */
 export function UpgradeReport({ run }: { run: ThemeUpgradeRun }) {
   const [busy, setBusy] = useState<RunFile | null>(null);
@@ -98,6 +112,7 @@ export function UpgradeReport({ run }: { run: ThemeUpgradeRun }) {
         <h2 id="upgrade-report-heading" className="text-lg font-semibold text-emerald-900">
           Your {run.target.edition} theme {run.target.version ?? ''} is ready
         </h2>
+        <p className="mt-1 text-sm font-medium text-emerald-900">{fromTo(run)}</p>
         <p className="mt-1 text-sm text-emerald-900">
           Upload it in Shopify admin (Online Store → Themes → Add theme → Upload zip file), check it in the theme
           editor, then publish it.
@@ -160,6 +175,28 @@ export function UpgradeReport({ run }: { run: ThemeUpgradeRun }) {
               <Group key={group} group={group} items={report.items.filter((item) => item.group === group)} />
             ))}
           </div>
+          <details className="rounded-xl border border-slate-200 bg-white">
+            <summary className="cursor-pointer px-4 py-3 font-medium text-slate-900">
+              What the new version changed by itself
+            </summary>
+            <p className="px-4 pb-2 text-sm text-slate-600">
+              {report.vendor.updated.length} files updated, {report.vendor.added.length} added,{' '}
+              {report.vendor.removed.length} removed; {report.vendor.unchanged} unchanged. Files you had not edited.
+            </p>
+            {[...report.vendor.updated, ...report.vendor.added, ...report.vendor.removed].length > 0 ? (
+              <ul className="max-h-64 overflow-auto border-t border-slate-100 px-4 py-2 font-mono text-xs text-slate-700">
+                {report.vendor.updated.map((file) => (
+                  <li key={`u:${file}`}>updated {file}</li>
+                ))}
+                {report.vendor.added.map((file) => (
+                  <li key={`a:${file}`}>added {file}</li>
+                ))}
+                {report.vendor.removed.map((file) => (
+                  <li key={`r:${file}`}>removed {file}</li>
+                ))}
+              </ul>
+            ) : null}
+          </details>
         </>
       ) : null}
     </section>
