@@ -9,7 +9,7 @@ const screenshots = process.env.UPDATE_SCREENSHOTS
   ? path.resolve(import.meta.dirname, '../../docs/screenshots')
   : path.resolve(import.meta.dirname, '../../test-results/screenshots');
 
-test('a LITE card owning a REGULAR key: routing, upload of the LITE export, the report, the download, the move', async ({
+test('a LITE card owning a REGULAR key: routing, upload of the LITE export, its progress, the report, the download, the move', async ({
   page,
   request,
   baseURL,
@@ -73,9 +73,30 @@ test('a LITE card owning a REGULAR key: routing, upload of the LITE export, the 
   const go = page.getByRole('button', { name: 'Upgrade to REGULAR' });
   await expect(go).toBeDisabled();
   await page.getByRole('checkbox', { name: /will be connected to the REGULAR key/ }).check();
+  // The run is a job: the upload answers at once with it, and the page polls it. The first poll is held here so the
+  // progress (as the server answered it) can be looked at; then the page follows the job to its end.
+  let releasePolls!: () => void;
+  const pollsHeld = new Promise<void>((resolve) => (releasePolls = resolve));
+  await page.route(/\/theme-upgrades\/\d+$/, async (route) => {
+    await pollsHeld;
+    await route.continue();
+  });
   await go.click();
+  const progress = page.getByRole('region', { name: 'Building your REGULAR theme…' });
+  await expect(progress.getByRole('status')).toHaveText(/^Step \d of 6: /);
+  await expect(progress.getByRole('progressbar', { name: 'Upgrade progress' })).toBeVisible();
+  await expect(progress.getByRole('button', { name: 'Cancel upgrade' })).toBeEnabled();
+  await expect(page).toHaveURL(/\?run=\d+$/);
+  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-progress-desktop.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-progress-phone.png'), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  releasePolls();
 
   await expect(page.getByRole('heading', { name: /Your REGULAR theme .* is ready/ })).toBeVisible({ timeout: 30_000 });
+  // What the export was (told by its files) and what it became: never the key's new tier for the export's.
+  await expect(page.getByText(/^Upgraded from your LITE \S+ theme to REGULAR \S+\.$/)).toBeVisible();
+  await page.unroute(/\/theme-upgrades\/\d+$/);
   await expect(page.getByLabel('Report summary')).toBeVisible();
   await expect(page).toHaveURL(/\?run=\d+$/);
   await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-report-desktop.png'), fullPage: true });
