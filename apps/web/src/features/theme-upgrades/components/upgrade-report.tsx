@@ -1,4 +1,4 @@
-import { Download, FileArchive, FileJson, FileText } from 'lucide-react';
+import { ChevronRight, Download, FileArchive, FileJson, FileText } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import {
@@ -29,8 +29,12 @@ function Group({ group, items }: { group: ReportGroup; items: ReportItem[] }) {
   const text = REPORT_GROUP_TEXT[group];
   const visible = all ? items : items.slice(0, PAGE);
   return (
-    <details className="rounded-xl border border-slate-200 bg-white">
-      <summary className="flex cursor-pointer items-center gap-2 px-4 py-3 font-medium text-slate-900">
+    <details className="group rounded-xl border border-slate-200 bg-white">
+      <summary className="flex cursor-pointer list-none items-center gap-2 px-4 py-3 font-medium text-slate-900 [&::-webkit-details-marker]:hidden">
+        <ChevronRight
+          aria-hidden="true"
+          className="size-4 shrink-0 text-slate-500 transition-transform group-open:rotate-90 motion-reduce:transition-none"
+        />
         <Badge className={BADGE[group]}>{items.length}</Badge>
         {text.title}
       </summary>
@@ -175,8 +179,12 @@ export function UpgradeReport({ run }: { run: ThemeUpgradeRun }) {
               <Group key={group} group={group} items={report.items.filter((item) => item.group === group)} />
             ))}
           </div>
-          <details className="rounded-xl border border-slate-200 bg-white">
-            <summary className="cursor-pointer px-4 py-3 font-medium text-slate-900">
+          <details className="group rounded-xl border border-slate-200 bg-white">
+            <summary className="flex cursor-pointer list-none items-center gap-2 px-4 py-3 font-medium text-slate-900 [&::-webkit-details-marker]:hidden">
+              <ChevronRight
+                aria-hidden="true"
+                className="size-4 shrink-0 text-slate-500 transition-transform group-open:rotate-90 motion-reduce:transition-none"
+              />
               What the new version changed by itself
             </summary>
             <p className="px-4 pb-2 text-sm text-slate-600">
