@@ -290,6 +290,32 @@ describe('a run is a job', () => {
   });
 });
 
+describe('a run whose job was given up', () => {
+  it('is ended as failed when read (and no longer blocks its key)', async () => {
+    const { person, lite, regular } = await customer('given-up');
+    await connectTo(person, regular.apiKey, 'aurora-outfitters');
+    const run = await started(person, { target_key: regular.apiKey, source_key: lite.apiKey }, await exportOf('LITE'));
+    // Its workers kept dying: the engine marked the job dead without running the handler again.
+    await t.db
+      .update(jobsTable)
+      .set({ status: 'dead', lastError: 'Its worker stopped before finishing, at every attempt.' })
+      .where(eq(jobsTable.id, (await runRow(run.id)).jobId!));
+    expect(await readRun(person, run.id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'abandoned', message: 'The upgrade could not be finished. Please try again.' },
+    });
+    const again = await started(
+      person,
+      { target_key: regular.apiKey, source_key: lite.apiKey },
+      await exportOf('LITE'),
+    );
+    const worker = engine();
+    worker.register(themeUpgradeRunJob(t.app.services.themeUpgrades));
+    await worker.runUntilIdle();
+    expect(await readRun(person, again.id)).toMatchObject({ status: 'succeeded' });
+  });
+});
+
 async function runRow(id: number) {
   const [row] = await t.db.select().from(themeUpgradeRuns).where(eq(themeUpgradeRuns.id, id));
   return row!;

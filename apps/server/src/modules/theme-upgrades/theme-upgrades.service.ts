@@ -450,6 +450,11 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
     async getRun(userId: number, id: number): Promise<{ run: ThemeUpgradeRun }> {
       const row = await repo.findOwnRun(db, userId, id);
       if (!row) throw notFound(RUN_NOT_FOUND, 'run_not_found');
+      // A run whose job is over without ending it (given up) is ended now, not left polled for ever.
+      if (row.status === 'running' && (await endIfAbandoned(row))) {
+        const ended = await repo.findOwnRun(db, userId, id);
+        if (ended) return { run: toRun(ended) };
+      }
       return { run: toRun(row) };
     },
 
@@ -563,23 +568,25 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
    * their key and store. With a scope, only those of these keys or this store. Answers how many it ended.
    */
   async function releaseAbandonedRuns(scope: { keyIds: number[]; store: string | null } | null): Promise<number> {
-    const at = now();
     let ended = 0;
-    for (const run of await repo.listRunning(db, scope)) {
-      const job = run.jobId === null ? null : await jobs.find(run.jobId);
-      const over =
-        run.jobId === null
-          ? run.createdAt.getTime() < at.getTime() - STALE_RUN_MS
-          : !job || job.status === 'done' || job.status === 'dead' || job.status === 'cancelled';
-      if (!over) continue;
-      const failed = await repo.finishRun(db, run.id, {
-        status: 'failed',
-        errorCode: 'abandoned',
-        errorMessage: THEME_UPGRADE_MESSAGES.internalFailure,
-      });
-      if (failed) ended += 1;
-    }
+    for (const run of await repo.listRunning(db, scope)) if (await endIfAbandoned(run)) ended += 1;
     return ended;
+  }
+
+  /** Ends one running run as `failed`/`abandoned` when its job is over (or, made before jobs, it is stale). */
+  async function endIfAbandoned(run: repo.RunRow): Promise<boolean> {
+    const job = run.jobId === null ? null : await jobs.find(run.jobId);
+    const over =
+      run.jobId === null
+        ? run.createdAt.getTime() < now().getTime() - STALE_RUN_MS
+        : !job || job.status === 'done' || job.status === 'dead' || job.status === 'cancelled';
+    if (!over) return false;
+    const failed = await repo.finishRun(db, run.id, {
+      status: 'failed',
+      errorCode: 'abandoned',
+      errorMessage: THEME_UPGRADE_MESSAGES.internalFailure,
+    });
+    return failed !== null;
   }
 
   /** Ends a run as failed with the refusal's reason (an internal error's is not shown), and drops its upload. */
