@@ -111,9 +111,10 @@ export interface RunFile {
 }
 
 /**
- * Theme-file upgrades (issue 10): which keys can give theme files, the run itself (engine outside any transaction,
- * output kept 7 days in storage) and the connection move after a successful upgrade to a higher edition. Owns
- * `theme_upgrade_runs`.
+ * Theme-file upgrades (issue 10, issue 20): which keys can give theme files, the run — started by the upload, done
+ * by a job (ADR 041: engine outside any transaction, phases and progress on the run, cancellable, output kept 7 days
+ * in storage and then swept) — and the connection move after a successful upgrade to a higher edition, with the
+ * customer's consent when it takes another store's license. Owns `theme_upgrade_runs`.
  */
 export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
   const { db, storage, keys, connect, releases, limits, jobs } = deps;

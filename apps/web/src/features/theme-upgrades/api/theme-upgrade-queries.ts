@@ -28,7 +28,12 @@ export const themeUpgradeRunsQueryOptions = (licenseKey: string) =>
   queryOptions({
     queryKey: queryKeys.themeUpgradeRuns(licenseKey),
     queryFn: () => callApi(listThemeUpgrades, { query: { key: licenseKey } }),
+    // A run in progress is a job on the server: the list follows it until it ends.
+    refetchInterval: (query) =>
+      query.state.data?.runs.some((run) => run.status === 'running') ? RUN_LIST_POLL_MS : false,
   });
+/** How often a key's runs are read again while one is in progress. */
+const RUN_LIST_POLL_MS = 3_000;
 
 /** How often the page asks how far a run in progress got. */
 export const RUN_POLL_MS = 1_000;
