@@ -239,6 +239,8 @@ describe('a run is a job', () => {
     expect(await readRun(person, run.id)).toMatchObject({ status: 'running', phase: 'upload' });
     // The process stops while the job reads the export: the handler is aborted at its next step, the claim given back.
     const stopping = first.stop();
+    // stop() aborts the handler once its grace (0 ms here) is over; the read goes on after that.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     gated.open();
     await Promise.all([stopping, working]);
     expect(await readRun(person, run.id)).toMatchObject({ status: 'running' });
