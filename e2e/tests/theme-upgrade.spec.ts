@@ -9,7 +9,7 @@ const screenshots = process.env.UPDATE_SCREENSHOTS
   ? path.resolve(import.meta.dirname, '../../docs/screenshots')
   : path.resolve(import.meta.dirname, '../../test-results/screenshots');
 
-test('a LITE card owning a REGULAR key: routing, upload of the LITE export, the report, the download, the move', async ({
+test('a LITE card owning a REGULAR key: routing, upload of the LITE export, its progress, the report, the download, the move', async ({
   page,
   request,
   baseURL,
@@ -73,9 +73,30 @@ test('a LITE card owning a REGULAR key: routing, upload of the LITE export, the 
   const go = page.getByRole('button', { name: 'Upgrade to REGULAR' });
   await expect(go).toBeDisabled();
   await page.getByRole('checkbox', { name: /will be connected to the REGULAR key/ }).check();
+  // The run is a job: the upload answers at once with it, and the page polls it. The first poll is held here so the
+  // progress (as the server answered it) can be looked at; then the page follows the job to its end.
+  let releasePolls!: () => void;
+  const pollsHeld = new Promise<void>((resolve) => (releasePolls = resolve));
+  await page.route(/\/theme-upgrades\/\d+$/, async (route) => {
+    await pollsHeld;
+    await route.continue();
+  });
   await go.click();
+  const progress = page.getByRole('region', { name: 'Building your REGULAR theme…' });
+  await expect(progress.getByRole('status')).toHaveText(/^Step \d of 6: /);
+  await expect(progress.getByRole('progressbar', { name: 'Upgrade progress' })).toBeVisible();
+  await expect(progress.getByRole('button', { name: 'Cancel upgrade' })).toBeEnabled();
+  await expect(page).toHaveURL(/\?run=\d+$/);
+  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-progress-desktop.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-progress-phone.png'), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  releasePolls();
 
   await expect(page.getByRole('heading', { name: /Your REGULAR theme .* is ready/ })).toBeVisible({ timeout: 30_000 });
+  // What the export was (told by its files) and what it became: never the key's new tier for the export's.
+  await expect(page.getByText(/^Upgraded from your LITE \S+ theme to REGULAR \S+\.$/)).toBeVisible();
+  await page.unroute(/\/theme-upgrades\/\d+$/);
   await expect(page.getByLabel('Report summary')).toBeVisible();
   await expect(page).toHaveURL(/\?run=\d+$/);
   await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-report-desktop.png'), fullPage: true });
@@ -116,4 +137,82 @@ test('a LITE card owning a REGULAR key: routing, upload of the LITE export, the 
   const runs = page.getByRole('region', { name: 'Theme upgrades' });
   await expect(runs.getByText(/^LITE .*→ REGULAR /)).toBeVisible();
   await expect(runs.getByRole('button', { name: 'Download theme' })).toBeEnabled();
+});
+
+test('Quick Actions → Upgrade Files: the customer picks the target key; one licensing another store moves only with the consent naming it', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const [liteKey] = await mintKeys(request, baseURL!, 'LITE', 1);
+  const [freeKey, takenKey] = await mintKeys(request, baseURL!, 'REGULAR', 2);
+  const customer = await createCustomer(request, baseURL!, 'theme-consent');
+  const auth = { authorization: `Token ${customer.token}` };
+  for (const key of [liteKey, freeKey, takenKey]) {
+    expect((await request.post(`${baseURL}/keys/`, { headers: auth, data: { key } })).status()).toBe(201);
+  }
+  const stamp = Date.now().toString(36);
+  const store = `tc-${stamp}.myshopify.com`;
+  const otherStore = `other-${stamp}.myshopify.com`;
+  for (const [key, myshopify] of [
+    [liteKey, store],
+    [takenKey, otherStore],
+  ] as const) {
+    const saved = await request.put(`${baseURL}/keys/`, {
+      headers: auth,
+      data: { key, myshopify, main_url: '', secondary_url: '' },
+    });
+    expect(saved.status()).toBe(200);
+  }
+
+  await useSession(page, customer.token);
+  await page.goto('/customer/my-keys');
+  const liteCard = page.getByTestId('key-card').filter({ hasText: liteKey! });
+  const exported = page.waitForEvent('download');
+  await liteCard.getByRole('button', { name: /Download theme for/ }).click();
+  const exportPath = await (await exported).path();
+
+  await page.getByRole('navigation', { name: 'Quick Actions' }).getByRole('button', { name: 'Upgrade Files' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Upgrade your theme file' });
+  await dialog.getByRole('button', { name: /Upgrade LITE to Regular/ }).click();
+  // Two REGULAR keys: nothing is picked for the customer; the one licensing another store says what it means.
+  await expect(dialog.getByRole('button', { name: new RegExp(freeKey!) })).toHaveAccessibleDescription(
+    'No store connected',
+  );
+  const taken = dialog.getByRole('button', { name: new RegExp(takenKey!) });
+  await expect(taken).toHaveAccessibleDescription(
+    `Licenses ${otherStore} now: ${otherStore} will lose its license if you use this key.`,
+  );
+  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-target-choice-desktop.png') });
+  await taken.click();
+  await expect(page).toHaveURL(/\/customer\/upgrade_file\/lite-to-reg$/);
+
+  await expect(page.getByLabel('REGULAR license to use')).toHaveValue(/\d+/);
+  await page.getByLabel('Choose file').setInputFiles({
+    name: 'lite-theme-export.zip',
+    mimeType: 'application/zip',
+    buffer: readFileSync(exportPath),
+  });
+  await page.getByRole('checkbox', { name: /will be connected to the REGULAR key/ }).check();
+  const go = page.getByRole('button', { name: 'Upgrade to REGULAR' });
+  await expect(go).toBeDisabled();
+  const consent = page.getByRole('checkbox', {
+    name: new RegExp(`I understand that ${otherStore.replaceAll('.', '\\.')} will lose its license`),
+  });
+  await expect(consent).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-consent-phone.png'), fullPage: true });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-consent-desktop.png'), fullPage: true });
+  await consent.check();
+  await go.click();
+  await expect(page.getByRole('heading', { name: /Your REGULAR theme .* is ready/ })).toBeVisible({ timeout: 30_000 });
+
+  // The customer agreed: the taken key now licenses their store.
+  const keys = (await (await request.get(`${baseURL}/keys/`, { headers: auth })).json()) as {
+    api_key: string;
+    myshopify: string | null;
+  }[];
+  expect(keys.find((key) => key.api_key === takenKey)!.myshopify).toBe(store);
+  expect(keys.find((key) => key.api_key === freeKey)!.myshopify).toBeNull();
 });

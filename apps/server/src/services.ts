@@ -41,6 +41,7 @@ import { createDownloadLinks } from './modules/releases/download-link';
 import { loadDownloadLinkSecret } from './modules/releases/download-link-secret';
 import { createReleasesService } from './modules/releases/releases.service';
 import { createThemeUpgradesService } from './modules/theme-upgrades/theme-upgrades.service';
+import { scheduleThemeUpgradeJobs } from './modules/theme-upgrades/theme-upgrade.job';
 import { DEFAULT_THEME_ZIP_LIMITS } from './lib/theme-zip/scan';
 import { createKlaviyoAdapter } from './integrations/analytics/klaviyo-adapter';
 import type { AnalyticsPort } from './integrations/analytics/port';
@@ -231,8 +232,10 @@ export function createServices(
     connect,
     releases,
     limits: { ...DEFAULT_THEME_ZIP_LIMITS, maxBytes: config.releases.maxBytes },
+    jobs,
     workDir: path.join(config.dataDir, 'tmp'),
   });
+  scheduleThemeUpgradeJobs(jobs, themeUpgrades);
   const paymentProvider =
     adapters.payments ?? createPaymentProvider(config.payments, { db, jobs, deliver: runtime.deliverWebhook });
   const vies = adapters.vies ?? createVatChecker(config, log);

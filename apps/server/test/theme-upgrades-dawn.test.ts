@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
+import { THEME_UPGRADE_JOB } from '../src/modules/theme-upgrades/theme-upgrades.service';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import { parse } from 'jsonc-parser';
 import { readZipFiles } from '../src/lib/theme-upgrade/fixtures.test-helpers';
@@ -108,8 +109,13 @@ describe.skipIf(!HAS_DAWN)('theme-file upgrades of real Dawn themes', () => {
       payload: body.payload,
     });
     expect(response.statusCode, response.body).toBe(201);
-    const { run } = response.json<{ run: ThemeUpgradeRun }>();
     const get = (url: string) => t.app.inject({ method: 'GET', url, headers: auth(person.token) });
+    // The upload answers at once; the run is a job (ADR 041).
+    await t.app.services.jobs.runUntilIdle({ kinds: [THEME_UPGRADE_JOB] });
+    const { run } = (await get(`/theme-upgrades/${response.json<{ run: ThemeUpgradeRun }>().run.id}`)).json<{
+      run: ThemeUpgradeRun;
+    }>();
+    expect(run.status, JSON.stringify(run.error)).toBe('succeeded');
     const outputPath = tempFile('output');
     await writeFile(outputPath, (await get(run.download_url!)).rawPayload);
     await expectUnzipTestPasses(outputPath);

@@ -9,6 +9,7 @@ import type { Tier } from '@keyport/shared/domain/tiers';
 import { generateThemeZip, type GenerateThemeZipOptions } from '../src/db/demo-theme';
 import { DEMO_PREVIOUS_RELEASE, DEMO_RELEASE } from '../src/db/seed-data';
 import { releases, themeUpgradeRuns } from '../src/db/schema';
+import { THEME_UPGRADE_JOB } from '../src/modules/theme-upgrades/theme-upgrades.service';
 import { auth, createTestApp, type TestApp } from './helpers/test-app';
 import {
   claimNewKey,
@@ -107,6 +108,21 @@ async function postUpgrade(
     headers: { ...auth(person.token), ...body.headers },
     payload: body.payload,
   });
+}
+
+/**
+ * The upload answers at once with the run in progress (ADR 041); the job does the work: run it, then read the run
+ * back as the page does.
+ */
+async function finished(person: Person, response: Awaited<ReturnType<typeof postUpgrade>>): Promise<ThemeUpgradeRun> {
+  expect(response.statusCode, response.body).toBe(201);
+  const queued = response.json<{ run: ThemeUpgradeRun }>().run;
+  expect(queued).toMatchObject({ status: 'running', report: null, download_url: null });
+  expect(queued.phase).not.toBeNull();
+  await t.app.services.jobs.runUntilIdle({ kinds: [THEME_UPGRADE_JOB] });
+  const read = await t.app.inject({ method: 'GET', url: `/theme-upgrades/${queued.id}`, headers: auth(person.token) });
+  expect(read.statusCode, read.body).toBe(200);
+  return read.json<{ run: ThemeUpgradeRun }>().run;
 }
 
 async function keysOf(person: Person): Promise<Key[]> {
@@ -240,8 +256,7 @@ describe('POST /theme-upgrades', () => {
       { target_key: regular.apiKey, source_key: lite.apiKey, move_connection: 'true' },
       theme,
     );
-    expect(response.statusCode, response.body).toBe(201);
-    const { run } = response.json<{ run: ThemeUpgradeRun }>();
+    const run = await finished(person, response);
     expect(run).toMatchObject({
       status: 'succeeded',
       source: { key: lite.apiKey, edition: 'LITE', version: '4.1.0' },
@@ -352,8 +367,7 @@ describe('POST /theme-upgrades', () => {
       { target_key: pro.apiKey, source_key: regular.apiKey },
       await merchantExport('REGULAR'),
     );
-    expect(response.statusCode, response.body).toBe(201);
-    const { run } = response.json<{ run: ThemeUpgradeRun }>();
+    const run = await finished(person, response);
     expect(run).toMatchObject({ status: 'succeeded', connection_moved: false, target: { edition: 'PRO' } });
     expect(await keysOf(person)).toEqual(before);
     const out = await writeTemp((await download(person, run.download_url!)).rawPayload);
@@ -374,14 +388,29 @@ describe('POST /theme-upgrades', () => {
       ),
     );
     expect(changed).not.toBeNull();
+    const previewOf = async () =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/theme-upgrades/preview?target_key=${key.apiKey}&source_key=${key.apiKey}`,
+          headers: auth(person.token),
+        })
+      ).json<{ source: { edition: Tier }; target: { edition: Tier }; kind: string }>();
+    // The page names what the store runs (the LITE files), not the key's new tier.
+    expect(await previewOf()).toMatchObject({
+      source: { edition: 'LITE' },
+      target: { edition: 'REGULAR' },
+      kind: 'upgrade',
+    });
     const response = await postUpgrade(
       person,
       { target_key: key.apiKey, source_key: key.apiKey },
       await merchantExport('LITE'),
     );
-    expect(response.statusCode, response.body).toBe(201);
-    const { run } = response.json<{ run: ThemeUpgradeRun }>();
+    const run = await finished(person, response);
     expect(run).toMatchObject({ status: 'succeeded', source: { edition: 'LITE' }, target: { edition: 'REGULAR' } });
+    // Once the store's files were upgraded, it runs REGULAR: a next run is an update.
+    expect(await previewOf()).toMatchObject({ source: { edition: 'REGULAR' }, kind: 'update' });
     // A PRO export was never this key's edition: still refused.
     const other = await postUpgrade(
       person,
@@ -402,8 +431,7 @@ describe('POST /theme-upgrades', () => {
       { target_key: pro.apiKey, source_key: pro.apiKey, move_connection: 'true' },
       await merchantExport('PRO'),
     );
-    expect(response.statusCode, response.body).toBe(201);
-    const { run } = response.json<{ run: ThemeUpgradeRun }>();
+    const run = await finished(person, response);
     expect(run).toMatchObject({
       status: 'succeeded',
       source: { edition: 'PRO', version: '4.1.0' },
@@ -438,7 +466,7 @@ describe('POST /theme-upgrades', () => {
     expect(await t.db.select().from(themeUpgradeRuns).where(eq(themeUpgradeRuns.userId, person.id))).toEqual([]);
   });
 
-  describe('bad input is a 4xx with {error, code}, and records a failed run or none', () => {
+  describe('bad input is a 4xx with {error, code}, and records no run', () => {
     let person: Person;
     let lite: { apiKey: string };
     let regular: { apiKey: string };
@@ -506,9 +534,9 @@ describe('POST /theme-upgrades', () => {
       expect(response.json()).toMatchObject({ code: 'target_lower_than_source' });
     });
 
-    it('leaves no run in progress behind', async () => {
+    it('records no run: refused before anything is stored', async () => {
       const rows = await t.db.select().from(themeUpgradeRuns).where(eq(themeUpgradeRuns.userId, person.id));
-      expect(rows.every((row) => row.status === 'failed')).toBe(true);
+      expect(rows).toEqual([]);
     });
   });
 
@@ -564,8 +592,7 @@ describe('POST /theme-upgrades', () => {
       { target_key: pro.apiKey, source_key: pro.apiKey },
       await merchantExport('PRO'),
     );
-    expect(response.statusCode, response.body).toBe(201);
-    const { run } = response.json<{ run: ThemeUpgradeRun }>();
+    const run = await finished(person, response);
     const days = (Date.parse(run.expires_at) - Date.parse(run.created_at)) / 86_400_000;
     expect(days).toBeCloseTo(7, 3);
     await t.db

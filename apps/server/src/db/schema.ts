@@ -789,7 +789,21 @@ export const analyticsSandboxDeliveries = pgTable(
 
 // ——— Theme-file upgrades (issue 10). Owner: modules/theme-upgrades. ———
 
-export const themeUpgradeRunStatusEnum = pgEnum('theme_upgrade_run_status', ['running', 'succeeded', 'failed']);
+export const themeUpgradeRunStatusEnum = pgEnum('theme_upgrade_run_status', [
+  'running',
+  'succeeded',
+  'failed',
+  'cancelled',
+]);
+/** Where a run in progress is (ADR 041): waiting for a worker, then the job's phases. */
+export const themeUpgradePhaseEnum = pgEnum('theme_upgrade_phase', [
+  'queued',
+  'upload',
+  'detect',
+  'merge',
+  'check',
+  'write',
+]);
 
 /**
  * One theme-file upgrade or update: who ran it, which keys, the versions, the report and the stored output (kept
@@ -828,12 +842,28 @@ export const themeUpgradeRuns = pgTable(
     reviewKey: text('review_key'),
     outputKey: text('output_key'),
     errorCode: text('error_code'),
+    /** Why it failed, in words for the merchant (the refusal's message); null for an internal error. */
+    errorMessage: text('error_message'),
+    /** The job that runs it (modules/jobs, ADR 041); null for runs made before runs were jobs. */
+    jobId: integer('job_id'),
+    /** The uploaded export while the run needs it (deleted when it ends). */
+    uploadKey: text('upload_key'),
+    phase: themeUpgradePhaseEnum('phase').notNull().default('queued'),
+    progressDone: integer('progress_done').notNull().default(0),
+    progressTotal: integer('progress_total').notNull().default(0),
+    /** The store the customer agreed would lose its license (the target key's, when connected elsewhere). */
+    consentStore: text('consent_store'),
+    /** When the expiry sweep deleted the stored files (output, report, review). */
+    filesDeletedAt: timestamp('files_deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [
     index('theme_upgrade_runs_user_idx').on(t.userId, t.id),
+    index('theme_upgrade_runs_expires_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.filesDeletedAt} is null`),
     uniqueIndex('theme_upgrade_runs_running_target')
       .on(t.targetKeyId)
       .where(sql`${t.status} = 'running'`),

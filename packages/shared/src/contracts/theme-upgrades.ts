@@ -121,8 +121,27 @@ export const ThemeUpgradeReportSchema = z.object({
 });
 export type ThemeUpgradeReportBody = z.infer<typeof ThemeUpgradeReportSchema>;
 
-export const THEME_UPGRADE_RUN_STATUSES = ['running', 'succeeded', 'failed'] as const;
+export const THEME_UPGRADE_RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled'] as const;
 export type ThemeUpgradeRunStatus = (typeof THEME_UPGRADE_RUN_STATUSES)[number];
+
+/**
+ * Where a run in progress is (ADR 041): `queued` (waiting for a worker), then the job's phases: `upload` (the stored
+ * export is read back and checked), `detect` (which release it is, by its files), `merge` (the three-way merge and
+ * the new theme zip), `check` (the new zip is read back: the target theme, its version, the token) and `write` (the
+ * files stored, the connection moved when asked).
+ */
+export const THEME_UPGRADE_PHASES = ['queued', 'upload', 'detect', 'merge', 'check', 'write'] as const;
+export type ThemeUpgradePhase = (typeof THEME_UPGRADE_PHASES)[number];
+
+/** Each phase in words for the page. */
+export const THEME_UPGRADE_PHASE_TEXT: Record<ThemeUpgradePhase, string> = {
+  queued: 'Waiting to start',
+  upload: 'Reading your theme export',
+  detect: 'Finding the release your theme started from',
+  merge: 'Merging your changes into the new version',
+  check: 'Checking the new theme',
+  write: 'Saving the new theme',
+};
 
 const ThemeSideSchema = z.object({ key: z.string(), edition: z.enum(TIERS), version: z.nullable(z.string()) });
 
@@ -144,6 +163,13 @@ export const ThemeUpgradeRunSchema = z.object({
   created_at: z.string(),
   expires_at: z.string(),
   connection_moved: z.boolean(),
+  /** While `running`: the phase and how far in it (`done` of `total` files; 0 of 0 when it cannot count). */
+  phase: z.nullable(z.enum(THEME_UPGRADE_PHASES)),
+  progress: z.nullable(z.object({ done: z.int(), total: z.int() })),
+  /** When `failed`: why (the message is for people; null message for an internal error). */
+  error: z.nullable(z.object({ code: z.string(), message: z.nullable(z.string()) })),
+  /** The store whose license the customer agreed to move away (the target key's), when they had to. */
+  consent_store: z.nullable(z.string()),
 });
 export type ThemeUpgradeRun = z.infer<typeof ThemeUpgradeRunSchema>;
 
@@ -170,13 +196,21 @@ export const previewThemeUpgrade = defineContract({
     /** Whether the source key has a store connection that an upgrade may move to the target key. */
     source_connected: z.boolean(),
     source_store: z.nullable(z.string()),
+    /**
+     * The store the target key licenses now when it is another store than the source's: moving the connection takes
+     * that store's license away, so the upload must name it in `consent_store` (ADR 041). Null otherwise.
+     */
+    target_store: z.nullable(z.string()),
   }),
 });
 
 /**
- * Multipart: target_key, source_key, move_connection ('true'/'false'), then the file `theme` (the store's export).
- * Same-edition update: source_key = target_key. Errors: 400/413/422 `{error, code}` for bad input, 404 for a key
- * that is not the caller's, 409 when another run of that key or store is in progress.
+ * Multipart: target_key, source_key, move_connection ('true'/'false'), consent_store (when the target key licenses
+ * another store: that store's name, the customer's consent that it loses its license), then the file `theme` (the
+ * store's export). Same-edition update: source_key = target_key. Answers at once with the run (`running`, phase
+ * `queued`); the work runs as a job (poll `GET /theme-upgrades/:id`). Errors: 400/413/422 `{error, code}` for bad
+ * input, 404 for a key that is not the caller's, 409 when another run of that key or store is in progress, and 409
+ * `target_connected` when moving the connection would take another store's license without a consent naming it.
  */
 export const createThemeUpgrade = defineContract({
   operationId: 'createThemeUpgrade',
@@ -190,6 +224,7 @@ export const createThemeUpgrade = defineContract({
     target_key: z.string().check(z.maxLength(100)),
     source_key: z.string().check(z.maxLength(100)),
     move_connection: z.optional(z.enum(['true', 'false'])),
+    consent_store: z.optional(z.string().check(z.maxLength(255))),
     theme: z
       .string()
       .register(globalRegistry, { contentMediaType: 'application/zip', description: "The store's theme export" }),
@@ -213,6 +248,21 @@ export const getThemeUpgrade = defineContract({
   method: 'GET',
   path: '/theme-upgrades/:id',
   summary: 'One theme upgrade run with its report',
+  tags: ['theme-upgrades'],
+  access: 'user',
+  params: runIdParams,
+  response: z.object({ run: ThemeUpgradeRunSchema }),
+});
+
+/**
+ * Cancels a run in progress (owner only): it writes nothing and moves no connection. 409 `run_finished` when it has
+ * already ended.
+ */
+export const cancelThemeUpgrade = defineContract({
+  operationId: 'cancelThemeUpgrade',
+  method: 'POST',
+  path: '/theme-upgrades/:id/cancel',
+  summary: 'Cancel a theme upgrade run in progress',
   tags: ['theme-upgrades'],
   access: 'user',
   params: runIdParams,
@@ -282,4 +332,16 @@ export const THEME_UPGRADE_MESSAGES = {
   editionMismatch: "The uploaded theme's edition does not match the source license.",
   notHigher: 'The target license must be of the same or a higher edition than the source license.',
   noRelease: 'No release is available for this edition yet.',
+  runFinished: 'This upgrade has already finished.',
+  cancelled: 'Upgrade cancelled. Nothing was changed.',
+  internalFailure: 'The upgrade could not be finished. Please try again.',
 } as const;
+
+/**
+ * ADR 041: the consent asked before a key that licenses another store is moved to this store. The same words on the
+ * page's checkbox and in the server's 409.
+ */
+export const targetConsentText = (store: string) =>
+  `I understand that ${store} will lose its license: the key stops working there once the upgrade finishes.`;
+export const targetConnectedError = (store: string) =>
+  `This license key is connected to ${store}. Moving it to your store takes that store's license away: confirm that ${store} will lose its license.`;

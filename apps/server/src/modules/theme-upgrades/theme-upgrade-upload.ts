@@ -1,4 +1,4 @@
-/** Reading `POST /theme-upgrades` (multipart/form-data: target_key, source_key, move_connection, theme). */
+/** Reading `POST /theme-upgrades` (multipart/form-data: target_key, source_key, move_connection, consent_store, theme). */
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { badRequest } from '../../http/errors';
@@ -23,6 +23,7 @@ const FieldsSchema = z.object({
     .enum(['true', 'false'], { error: "move_connection must be 'true' or 'false'" })
     .default('false')
     .transform((value) => value === 'true'),
+  consent_store: z.string().trim().max(255, 'consent_store is too long').optional(),
 });
 export type ThemeUpgradeFields = z.infer<typeof FieldsSchema>;
 

@@ -16,7 +16,7 @@ export interface ThemeUpgradesRoutesOptions {
   maxZipBytes: number;
 }
 
-/** Issue 10: upgradable keys, theme-file upgrade runs, their reports and downloads (owner only). */
+/** Issue 10/20: upgradable keys, theme-file upgrade runs (jobs, ADR 041), their reports and downloads (owner only). */
 export async function themeUpgradesRoutes(app: FastifyInstance, options: ThemeUpgradesRoutesOptions) {
   const service = app.services.themeUpgrades;
 
@@ -37,6 +37,7 @@ export async function themeUpgradesRoutes(app: FastifyInstance, options: ThemeUp
           targetKey: fields.target_key,
           sourceKey: fields.source_key,
           moveConnection: fields.move_connection,
+          ...(fields.consent_store ? { consentStore: fields.consent_store } : {}),
           zipPath,
         });
         return { run };
@@ -49,6 +50,8 @@ export async function themeUpgradesRoutes(app: FastifyInstance, options: ThemeUp
   registerRoute(app, contracts.listThemeUpgrades, ({ user, query }) => service.listRuns(user.id, query.key));
 
   registerRoute(app, contracts.getThemeUpgrade, ({ user, params }) => service.getRun(user.id, Number(params.id)));
+
+  registerRoute(app, contracts.cancelThemeUpgrade, ({ user, params }) => service.cancelRun(user.id, Number(params.id)));
 
   registerRoute(app, contracts.downloadThemeUpgradeZip, async ({ user, params }, _request, reply) =>
     fileReply(reply, await service.openOutput(user.id, Number(params.id)), 'application/zip'),

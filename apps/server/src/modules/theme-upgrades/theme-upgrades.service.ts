@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   THEME_UPGRADE_MESSAGES,
   THEME_UPGRADE_RETENTION_DAYS,
+  targetConnectedError,
+  type ThemeUpgradePhase,
   type ThemeUpgradeReportBody,
   type ThemeUpgradeRun,
   type UpgradableKey,
@@ -15,10 +19,12 @@ import { isUniqueViolation } from '../../db/pg-errors';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors';
 import type { StoragePort } from '../../integrations/storage/port';
 import type { ConnectService, PreparedConnectionMove } from '../connect/connect.service';
-import type { KeysService } from '../keys/keys.service';
+import type { Jobs } from '../jobs/jobs.service';
+import type { KeysService, OwnedKeyRecord } from '../keys/keys.service';
 import type { ReleasesService } from '../releases/releases.service';
 import {
   ThemeUpgradeError,
+  baseThemeName,
   readThemeInfo,
   reportToHtml,
   reviewZipPathFor,
@@ -26,15 +32,39 @@ import {
   type KnownRelease,
 } from '../../lib/theme-upgrade';
 import { isThemeZipError } from '../../lib/theme-zip/errors';
-import type { ThemeZipLimits } from '../../lib/theme-zip/scan';
+import {
+  readSettingsText,
+  verifyEntryContents,
+  withScannedThemeZip,
+  type ThemeZipLimits,
+} from '../../lib/theme-zip/scan';
 import { readStoredReport } from './report-body';
 import { assertReasonableCompression } from './upload-shape';
 import * as repo from './theme-upgrades.repo';
 
 export const RUN_NOT_FOUND = 'Theme upgrade not found.';
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** A run still `running` after this long belongs to a process that died: it no longer blocks its key and store. */
+/**
+ * A run made before runs were jobs (no job id) still `running` after this long belongs to a process that died: it no
+ * longer blocks its key and store. A job's run is ended when its job is over (`releaseAbandonedRuns`).
+ */
 export const STALE_RUN_MS = 15 * 60 * 1000;
+/** The job kind that runs one upgrade (payload `{ runId }`), and the recurring clean-up (ADR 041). */
+export const THEME_UPGRADE_JOB = 'theme-upgrades.run';
+export const THEME_UPGRADE_SWEEP_JOB = 'theme-upgrades.sweep';
+/** Runs handled per sweep pass (the next pass takes the rest). */
+const SWEEP_BATCH = 200;
+/** How often progress within a phase is written (a phase change is written at once). */
+const PROGRESS_WRITE_MS = 250;
+
+/** What the run job gets from the engine. */
+export interface RunJobContext {
+  signal: AbortSignal;
+  /** Whether this attempt is the job's last: an unexpected failure then ends the run as failed. */
+  lastAttempt: boolean;
+  /** Renews the job's claim and records the phase for staff. */
+  progress(value: Record<string, unknown>): Promise<void>;
+}
 const INPUT_ERROR_STATUS: Partial<Record<ThemeUpgradeError['code'], 413 | 422>> = {
   zip_too_large: 413,
   edition_mismatch: 422,
@@ -50,8 +80,15 @@ export interface ThemeUpgradesServiceDeps {
   connect: Pick<ConnectService, 'currentTokenFor' | 'prepareConnectionMove' | 'commitConnectionMove'>;
   releases: Pick<
     ReleasesService,
-    'findServedRelease' | 'releaseZipPath' | 'releaseManifest' | 'listUpgradeCandidates' | 'migrationMapsBetween'
+    | 'findServedRelease'
+    | 'findReleaseByVersion'
+    | 'releaseZipPath'
+    | 'releaseManifest'
+    | 'listUpgradeCandidates'
+    | 'migrationMapsBetween'
   >;
+  /** Runs are jobs (ADR 041): enqueued with the run, cancelled with it, looked up to end abandoned runs. */
+  jobs: Pick<Jobs, 'enqueue' | 'nudge' | 'cancel' | 'find'>;
   /** Where the engine writes its output before it is stored (DATA_DIR/tmp). */
   workDir: string;
   now?: () => Date;
@@ -61,7 +98,9 @@ export interface StartRunInput {
   targetKey: string;
   sourceKey: string;
   moveConnection: boolean;
-  /** The uploaded export; the caller removes it. */
+  /** The store the customer agreed loses its license (required when the target key licenses another store). */
+  consentStore?: string;
+  /** The uploaded export; moved into storage (the caller removes what is left). */
   zipPath: string;
 }
 
@@ -72,12 +111,13 @@ export interface RunFile {
 }
 
 /**
- * Theme-file upgrades (issue 10): which keys can give theme files, the run itself (engine outside any transaction,
- * output kept 7 days in storage) and the connection move after a successful upgrade to a higher edition. Owns
- * `theme_upgrade_runs`.
+ * Theme-file upgrades (issue 10, issue 20): which keys can give theme files, the run — started by the upload, done
+ * by a job (ADR 041: engine outside any transaction, phases and progress on the run, cancellable, output kept 7 days
+ * in storage and then swept) — and the connection move after a successful upgrade to a higher edition, with the
+ * customer's consent when it takes another store's license. Owns `theme_upgrade_runs`.
  */
 export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
-  const { db, storage, keys, connect, releases, limits } = deps;
+  const { db, storage, keys, connect, releases, limits, jobs } = deps;
   const now = deps.now ?? (() => new Date());
 
   /** Both keys the caller's, target at the same or a higher edition; same key only for an update. */
@@ -95,9 +135,10 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
   }
 
   function toRun(row: repo.RunRow): ThemeUpgradeRun {
-    const expired = row.expiresAt.getTime() <= now().getTime();
+    const expired = row.expiresAt.getTime() <= now().getTime() || row.filesDeletedAt !== null;
     const base = `/theme-upgrades/${row.id}`;
     const files = row.status === 'succeeded' && !expired;
+    const running = row.status === 'running';
     return {
       id: row.id,
       status: row.status,
@@ -111,6 +152,13 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       created_at: row.createdAt.toISOString(),
       expires_at: row.expiresAt.toISOString(),
       connection_moved: row.connectionMoved,
+      phase: running ? row.phase : null,
+      progress: running ? { done: row.progressDone, total: row.progressTotal } : null,
+      error:
+        row.status === 'failed' || row.status === 'cancelled'
+          ? { code: row.errorCode ?? 'internal', message: row.errorMessage }
+          : null,
+      consent_store: row.consentStore,
     };
   }
 
@@ -119,7 +167,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
     const row = await repo.findOwnRun(db, userId, id);
     if (!row) throw notFound(RUN_NOT_FOUND, 'run_not_found');
     if (row.status !== 'succeeded' || !row.outputKey) throw notFound(RUN_NOT_FOUND, 'run_not_found');
-    if (row.expiresAt.getTime() <= now().getTime()) {
+    if (row.expiresAt.getTime() <= now().getTime() || row.filesDeletedAt !== null) {
       throw new AppError(410, THEME_UPGRADE_MESSAGES.expired, 'run_expired');
     }
     return row;
@@ -149,71 +197,118 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       return { upgradable_keys: upgradable, error: null };
     },
 
+    /**
+     * The page before the upload. The source edition is what the store runs: a key upgraded in place (a paid LITE →
+     * REGULAR) still runs the edition it had, until a run onto it succeeded since — the run then tells by the files.
+     */
     async preview(userId: number, input: { targetKey: string; sourceKey: string }) {
       const { target, source, release, kind } = await resolvePair(userId, input.targetKey, input.sourceKey);
+      const runs = source.id === target.id ? await storeRunsEdition(source) : source.tier;
+      const shownKind = tierRank(runs) < tierRank(target.tier) ? 'upgrade' : kind;
       return {
-        source: { key: source.apiKey, edition: source.tier, version: null },
+        source: { key: source.apiKey, edition: runs, version: null },
         target: { key: target.apiKey, edition: target.tier, version: release.version },
-        kind,
+        kind: shownKind,
         source_connected: Boolean(source.key.myshopify),
         source_store: source.key.myshopify,
+        target_store: kind === 'upgrade' && otherStore(source, target) ? target.key.myshopify : null,
       };
     },
 
     /**
-     * Runs an upgrade: checks both keys, records the run (409 when one of the same key or store is in progress — the
-     * partial unique indexes decide), runs the engine outside any transaction, stores output and report, then in one
-     * short transaction moves the connection (when asked, for a higher edition) and marks the run succeeded.
+     * Starts an upgrade (ADR 041): checks both keys, the consent when the target key licenses another store, and the
+     * export's shape (cheap reads of its central directory and theme info: bad input is a 4xx here, not a failed
+     * run), stores the export, and records the run with its job in one transaction (409 when one of the same key or
+     * store is in progress — the partial unique indexes decide). Answers at once: the job does the rest.
      */
     async startRun(userId: number, input: StartRunInput): Promise<ThemeUpgradeRun> {
-      const { target, source, release, kind } = await resolvePair(userId, input.targetKey, input.sourceKey);
+      const { target, source, kind, release } = await resolvePair(userId, input.targetKey, input.sourceKey);
       const moveConnection = input.moveConnection && kind === 'upgrade';
-      const startedAt = now();
       const store = source.key.myshopify?.toLowerCase() ?? null;
-      await repo.abandonStaleRuns(
-        db,
-        { keyIds: [source.id, target.id], store },
-        new Date(startedAt.getTime() - STALE_RUN_MS),
-      );
-      const run = await repo
-        .insertRun(db, {
-          userId,
-          sourceKeyId: source.id,
-          targetKeyId: target.id,
-          sourceApiKey: source.apiKey,
-          targetApiKey: target.apiKey,
-          sourceEdition: source.tier,
-          targetEdition: target.tier,
-          targetVersion: release.version,
-          targetReleaseId: release.id,
-          store,
-          moveConnection,
-          expiresAt: new Date(startedAt.getTime() + THEME_UPGRADE_RETENTION_DAYS * DAY_MS),
-        })
-        .catch((error: unknown) => {
-          if (isUniqueViolation(error)) throw conflict(THEME_UPGRADE_MESSAGES.runInProgress, 'run_in_progress');
-          throw error;
-        });
+      const consentStore = moveConnection ? requireConsent(source, target, input.consentStore) : null;
+      await assertReasonableCompression(input.zipPath, limits).catch(toInputError);
+      const info = await readThemeInfo(input.zipPath, limits).catch(toInputError);
+      const held = await heldEditions(source);
+      if (info.edition && !held.has(info.edition)) {
+        throw new AppError(422, THEME_UPGRADE_MESSAGES.editionMismatch, 'edition_mismatch');
+      }
+      if (info.themeName && release.themeName && baseThemeName(info.themeName) !== baseThemeName(release.themeName)) {
+        throw new AppError(
+          422,
+          `The uploaded theme is ${info.themeName}, not ${release.themeName}; upload the theme your store runs`,
+          'theme_mismatch',
+        );
+      }
+      await releaseAbandonedRuns({ keyIds: [source.id, target.id], store });
+      const startedAt = now();
+      const uploadKey = `theme-upgrades/upload-${randomBytes(12).toString('hex')}.zip`;
+      await storage.put(uploadKey, input.zipPath);
+      try {
+        const run = await db
+          .transaction(async (tx) => {
+            const row = await repo.insertRun(tx, {
+              userId,
+              sourceKeyId: source.id,
+              targetKeyId: target.id,
+              sourceApiKey: source.apiKey,
+              targetApiKey: target.apiKey,
+              sourceEdition: source.tier,
+              targetEdition: target.tier,
+              targetVersion: release.version,
+              targetReleaseId: release.id,
+              store,
+              moveConnection,
+              consentStore,
+              uploadKey,
+              expiresAt: new Date(startedAt.getTime() + THEME_UPGRADE_RETENTION_DAYS * DAY_MS),
+            });
+            const jobId = await jobs.enqueue(tx, THEME_UPGRADE_JOB, { runId: row.id });
+            return repo.setJob(tx, row.id, jobId);
+          })
+          .catch((error: unknown) => {
+            if (isUniqueViolation(error)) throw conflict(THEME_UPGRADE_MESSAGES.runInProgress, 'run_in_progress');
+            throw error;
+          });
+        jobs.nudge();
+        return toRun(run);
+      } catch (error) {
+        await storage.delete(uploadKey);
+        throw error;
+      }
+    },
 
-      const stamp = `${run.id}-${randomBytes(6).toString('hex')}`;
+    /**
+     * The job (ADR 041): runs the engine on the stored export outside any transaction, phase by phase with its
+     * progress on the run, then stores output and report and, in one short transaction, moves the connection (when
+     * asked) and marks the run succeeded — only while it is still running: a cancelled run writes nothing. Safe to run
+     * again for the same run (a worker that died mid-run): each attempt works on its own files.
+     */
+    async executeRun(runId: number, context: RunJobContext): Promise<void> {
+      const row = await repo.findRun(db, runId);
+      if (!row || row.status !== 'running') return;
+      const stamp = `${row.id}-${randomBytes(6).toString('hex')}`;
       const outputKey = `theme-upgrades/${stamp}.zip`;
       const reportHtmlKey = `theme-upgrades/${stamp}.html`;
       const reviewKey = `theme-upgrades/${stamp}-review.zip`;
+      const inputPath = path.join(deps.workDir, `theme-upgrade-${stamp}-export.zip`);
       const outputPath = path.join(deps.workDir, `theme-upgrade-${stamp}.zip`);
+      const progress = progressWriter(row.id, context);
       let stored = false;
       try {
-        await assertReasonableCompression(input.zipPath, limits).catch(toInputError);
-        const info = await readThemeInfo(input.zipPath, limits).catch(toInputError);
-        // The store runs an edition the source key has held: its tier now, or one it had before an upgrade (after a
-        // paid LITE → REGULAR upgrade the store still runs the LITE files, and the same key is source and target).
-        const held = new Set([
-          source.tier,
-          ...(await keys.listTierChanges(source.id)).map((change) => change.fromTier),
+        await progress.phase('upload');
+        const [target, source] = await Promise.all([
+          keys.requireOwnedKey(row.userId, row.targetApiKey),
+          keys.requireOwnedKey(row.userId, row.sourceApiKey),
         ]);
-        if (info.edition && !held.has(info.edition)) {
-          throw new AppError(422, THEME_UPGRADE_MESSAGES.editionMismatch, 'edition_mismatch');
-        }
+        const release = await releases.findReleaseByVersion(row.targetEdition, row.targetVersion);
+        if (!release) throw notFound(THEME_UPGRADE_MESSAGES.noRelease, 'no_release');
+        if (!row.uploadKey) throw badRequest('The uploaded theme is no longer kept. Upload it again.', 'upload_gone');
+        await mkdir(deps.workDir, { recursive: true });
+        await pipeline(await storage.createReadStream(row.uploadKey), createWriteStream(inputPath));
+        const info = await readThemeInfo(inputPath, limits).catch(toInputError);
+        const held = await heldEditions(source);
         const exportEdition = info.edition ?? source.tier;
+        const kind = target.tier === source.tier ? 'update' : 'upgrade';
         // The export is told by its files among the releases of the editions it can be (ADR 039): the one it says,
         // else those its key held; across editions the target's too.
         const editions = [exportEdition, ...(info.edition ? [] : held), ...(kind === 'upgrade' ? [target.tier] : [])];
@@ -221,22 +316,27 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
           releases.listUpgradeCandidates(editions),
           releases.releaseManifest(release),
         ]);
-        const known: KnownRelease[] = candidates.map((row) => ({
-          id: row.id,
-          edition: row.edition,
-          version: row.version,
-          themeName: row.themeName,
-          manifest: row.manifest,
-          zipPath: () => releases.releaseZipPath(row),
+        const known: KnownRelease[] = candidates.map((candidate) => ({
+          id: candidate.id,
+          edition: candidate.edition,
+          version: candidate.version,
+          themeName: candidate.themeName,
+          manifest: candidate.manifest,
+          zipPath: () => releases.releaseZipPath(candidate),
         }));
-        const move = moveConnection ? await connect.prepareConnectionMove(source, target) : null;
+        let move: PreparedConnectionMove | null = null;
+        if (row.moveConnection) {
+          // The target may have been connected to a store since the upload: never without the consent naming it.
+          requireConsent(source, target, row.consentStore ?? undefined);
+          move = await connect.prepareConnectionMove(source, target);
+        }
         const token = move?.token ?? (await connect.currentTokenFor(target));
         if (!token) {
           throw badRequest('Authentication token not available. Please generate token first.', 'token_missing');
         }
-        await mkdir(deps.workDir, { recursive: true });
+        await progress.phase('detect');
         const result = await upgradeTheme({
-          merchantZipPath: input.zipPath,
+          merchantZipPath: inputPath,
           releases: known,
           target: { zipPath: await releases.releaseZipPath(release), manifest: targetManifest },
           migrationsFrom: (base, statedVersion) =>
@@ -246,7 +346,12 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
           expectedSourceEdition: exportEdition,
           preferredEditions: [...new Set(editions)],
           limits,
+          signal: context.signal,
+          onProgress: ({ phase, done, total }) => progress.report(phase === 'write' ? 'merge' : phase, done, total),
         }).catch(toInputError);
+        await progress.phase('check');
+        await checkOutput(outputPath, token, (done, total) => progress.report('check', done, total));
+        await progress.phase('write');
         const report = result.report;
         const sourceEdition = report.detection.release?.edition ?? exportEdition;
         const sourceVersion = report.detection.release?.version ?? info.version;
@@ -262,7 +367,8 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
         await storage.put(reportHtmlKey, htmlPath);
         const hasReview = result.reviewFiles.length > 0;
         if (hasReview) await storage.put(reviewKey, reviewZipPathFor(outputPath));
-        const finished = await commitRun(userId, run.id, move, {
+        context.signal.throwIfAborted();
+        const finished = await commitRun(row.userId, row.id, move, {
           sourceEdition,
           sourceVersion,
           report,
@@ -270,20 +376,69 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
           reportHtmlKey,
           reviewKey: hasReview ? reviewKey : null,
         });
-        return toRun(finished);
+        if (!finished) {
+          // Cancelled (or ended by another worker) meanwhile: this attempt's files are nobody's.
+          await deleteStored(outputKey, reportHtmlKey, reviewKey);
+          return;
+        }
+        await storage.delete(row.uploadKey);
+        await repo.clearUpload(db, row.id);
       } catch (error) {
-        await repo
-          .finishRun(db, run.id, { status: 'failed', errorCode: error instanceof AppError ? error.code : 'internal' })
-          .catch(() => undefined);
-        if (stored) {
-          await Promise.all([storage.delete(outputKey), storage.delete(reportHtmlKey), storage.delete(reviewKey)]);
+        if (stored) await deleteStored(outputKey, reportHtmlKey, reviewKey);
+        if (context.signal.aborted) throw error; // cancelled, stopping or claim lost: the engine decides
+        if (error instanceof AppError || context.lastAttempt) {
+          // A refusal (the export, a key, the token) will not mend by trying again: the run fails with its reason.
+          await failRun(row, error);
+          return;
         }
         throw error;
       } finally {
-        await rm(outputPath, { force: true });
-        await rm(`${outputPath}.html`, { force: true });
-        await rm(reviewZipPathFor(outputPath), { force: true });
+        await progress.flush();
+        await Promise.all(
+          [inputPath, outputPath, `${outputPath}.html`, reviewZipPathFor(outputPath)].map((file) =>
+            rm(file, { force: true }),
+          ),
+        );
       }
+    },
+
+    /** The owner cancels a run in progress: it ends at once (nothing written, no connection moved); its job stops. */
+    async cancelRun(userId: number, id: number): Promise<{ run: ThemeUpgradeRun }> {
+      const row = await repo.findOwnRun(db, userId, id);
+      if (!row) throw notFound(RUN_NOT_FOUND, 'run_not_found');
+      const cancelled = await repo.finishRun(db, row.id, {
+        status: 'cancelled',
+        errorCode: 'cancelled',
+        errorMessage: THEME_UPGRADE_MESSAGES.cancelled,
+      });
+      if (!cancelled) throw conflict(THEME_UPGRADE_MESSAGES.runFinished, 'run_finished');
+      if (row.jobId !== null) await jobs.cancel(row.jobId);
+      if (row.uploadKey) {
+        await storage.delete(row.uploadKey);
+        await repo.clearUpload(db, row.id);
+      }
+      return { run: toRun(cancelled) };
+    },
+
+    /**
+     * The recurring clean-up (ADR 041): deletes the stored files of runs past their retention, the uploads of runs
+     * that ended, and ends runs whose job is over without them (a job given up after its workers kept dying).
+     */
+    async sweepExpired(at: Date): Promise<{ expired: number; uploads: number; abandoned: number }> {
+      let expired = 0;
+      for (const run of await repo.listExpiredWithFiles(db, at, SWEEP_BATCH)) {
+        await deleteStored(run.outputKey, run.reportHtmlKey, run.reviewKey, run.uploadKey);
+        await repo.markFilesDeleted(db, run.id, at);
+        expired += 1;
+      }
+      let uploads = 0;
+      for (const run of await repo.listEndedWithUpload(db, SWEEP_BATCH)) {
+        if (run.uploadKey) await storage.delete(run.uploadKey);
+        await repo.clearUpload(db, run.id);
+        uploads += 1;
+      }
+      const abandoned = await releaseAbandonedRuns(null);
+      return { expired, uploads, abandoned };
     },
 
     async listRuns(userId: number, apiKey?: string): Promise<{ runs: ThemeUpgradeRun[] }> {
@@ -296,6 +451,11 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
     async getRun(userId: number, id: number): Promise<{ run: ThemeUpgradeRun }> {
       const row = await repo.findOwnRun(db, userId, id);
       if (!row) throw notFound(RUN_NOT_FOUND, 'run_not_found');
+      // A run whose job is over without ending it (given up) is ended now, not left polled for ever.
+      if (row.status === 'running' && (await endIfAbandoned(row))) {
+        const ended = await repo.findOwnRun(db, userId, id);
+        if (ended) return { run: toRun(ended) };
+      }
       return { run: toRun(row) };
     },
 
@@ -325,7 +485,10 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
     },
   };
 
-  /** The one short transaction after the engine: the connection move (when prepared) and the run's success. */
+  /**
+   * The one short transaction after the engine: the connection move (when prepared) and the run's success. Null when
+   * the run is no longer running (cancelled meanwhile): the move is rolled back with it.
+   */
   async function commitRun(
     userId: number,
     runId: number,
@@ -338,21 +501,167 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       reportHtmlKey: string;
       reviewKey: string | null;
     },
-  ): Promise<repo.RunRow> {
-    return db.transaction(async (tx) => {
-      if (move) await connect.commitConnectionMove(userId, move, tx);
-      const row = await repo.finishRun(tx, runId, {
-        status: 'succeeded',
-        sourceEdition: values.sourceEdition,
-        sourceVersion: values.sourceVersion,
-        report: values.report,
-        outputKey: values.outputKey,
-        reportHtmlKey: values.reportHtmlKey,
-        reviewKey: values.reviewKey,
-        connectionMoved: move !== null,
+  ): Promise<repo.RunRow | null> {
+    const notRunning = new Error('run no longer running');
+    return db
+      .transaction(async (tx) => {
+        if (move) await connect.commitConnectionMove(userId, move, tx);
+        const row = await repo.finishRun(tx, runId, {
+          status: 'succeeded',
+          sourceEdition: values.sourceEdition,
+          sourceVersion: values.sourceVersion,
+          report: values.report,
+          outputKey: values.outputKey,
+          reportHtmlKey: values.reportHtmlKey,
+          reviewKey: values.reviewKey,
+          connectionMoved: move !== null,
+        });
+        if (!row) throw notRunning;
+        return row;
+      })
+      .catch((error: unknown) => {
+        if (error === notRunning) return null;
+        throw error;
       });
-      if (!row) throw conflict(THEME_UPGRADE_MESSAGES.runInProgress, 'run_in_progress');
-      return row;
+  }
+
+  /** The target key licenses a store other than the one the source's connection would bring to it. */
+  function otherStore(source: OwnedKeyRecord, target: OwnedKeyRecord): string | null {
+    const sourceStore = source.key.myshopify?.toLowerCase() ?? null;
+    const targetStore = target.key.myshopify?.toLowerCase() ?? null;
+    if (source.id === target.id || !sourceStore || !targetStore || targetStore === sourceStore) return null;
+    return targetStore;
+  }
+
+  /**
+   * ADR 041: moving the source's store to a target key that licenses another store takes that store's license: only
+   * with the customer's consent naming it (409 `target_connected` otherwise). Answers the consented store, or null
+   * when none is needed.
+   */
+  function requireConsent(source: OwnedKeyRecord, target: OwnedKeyRecord, consent: string | undefined) {
+    const store = otherStore(source, target);
+    if (!store) return null;
+    if (consent?.trim().toLowerCase() !== store) {
+      throw new AppError(409, targetConnectedError(target.key.myshopify ?? store), 'target_connected');
+    }
+    return store;
+  }
+
+  /** The edition a key's store likely runs: the one before its last tier change, unless a run onto it succeeded since. */
+  async function storeRunsEdition(key: OwnedKeyRecord): Promise<Tier> {
+    const [changes, lastRun] = await Promise.all([
+      keys.listTierChanges(key.id),
+      repo.findLatestSucceededOnto(db, key.id),
+    ]);
+    const last = changes.at(-1);
+    if (!last || (lastRun && lastRun.createdAt.getTime() >= last.createdAt.getTime())) return key.tier;
+    return last.fromTier;
+  }
+
+  /** The editions the source key has held: its tier now, and those it had before an upgrade. */
+  async function heldEditions(source: OwnedKeyRecord): Promise<Set<Tier>> {
+    // After a paid LITE → REGULAR upgrade the store still runs the LITE files, and the same key is source and target.
+    return new Set([source.tier, ...(await keys.listTierChanges(source.id)).map((change) => change.fromTier)]);
+  }
+
+  /**
+   * Ends runs still `running` whose job is over (given up after its workers kept dying, or gone): they must not block
+   * their key and store. With a scope, only those of these keys or this store. Answers how many it ended.
+   */
+  async function releaseAbandonedRuns(scope: { keyIds: number[]; store: string | null } | null): Promise<number> {
+    let ended = 0;
+    for (const run of await repo.listRunning(db, scope)) if (await endIfAbandoned(run)) ended += 1;
+    return ended;
+  }
+
+  /** Ends one running run as `failed`/`abandoned` when its job is over (or, made before jobs, it is stale). */
+  async function endIfAbandoned(run: repo.RunRow): Promise<boolean> {
+    const job = run.jobId === null ? null : await jobs.find(run.jobId);
+    const over =
+      run.jobId === null
+        ? run.createdAt.getTime() < now().getTime() - STALE_RUN_MS
+        : !job || job.status === 'done' || job.status === 'dead' || job.status === 'cancelled';
+    if (!over) return false;
+    const failed = await repo.finishRun(db, run.id, {
+      status: 'failed',
+      errorCode: 'abandoned',
+      errorMessage: THEME_UPGRADE_MESSAGES.internalFailure,
+    });
+    return failed !== null;
+  }
+
+  /** Ends a run as failed with the refusal's reason (an internal error's is not shown), and drops its upload. */
+  async function failRun(row: repo.RunRow, error: unknown) {
+    const refusal = error instanceof AppError;
+    await repo.finishRun(db, row.id, {
+      status: 'failed',
+      errorCode: refusal ? error.code : 'internal',
+      errorMessage: refusal ? error.message : THEME_UPGRADE_MESSAGES.internalFailure,
+    });
+    if (row.uploadKey) {
+      await storage.delete(row.uploadKey);
+      await repo.clearUpload(db, row.id);
+    }
+  }
+
+  async function deleteStored(...keysToDelete: (string | null)[]) {
+    await Promise.all(keysToDelete.filter((key) => key !== null).map((key) => storage.delete(key)));
+  }
+
+  /**
+   * The run's phase and progress on its row. A phase change is written at once (and renews the job's claim); counts
+   * within a phase at most every PROGRESS_WRITE_MS. A write that finds the run no longer running (cancelled) stops
+   * the job at its next step.
+   */
+  function progressWriter(runId: number, context: RunJobContext) {
+    let current: ThemeUpgradePhase = 'queued';
+    let lastWrite = 0;
+    let chain: Promise<void> = Promise.resolve();
+    let ended = false;
+    /** Queued in order; a new phase is also told to the engine (the job's progress, and its claim renewed). */
+    const write = (phase: ThemeUpgradePhase, done: number, total: number, announce: boolean) => {
+      chain = chain.then(async () => {
+        if (ended) return;
+        const still = await repo.setProgress(db, runId, phase, done, total).catch(() => true);
+        if (!still) ended = true;
+        else if (announce) await context.progress({ phase }).catch(() => undefined);
+      });
+      return chain;
+    };
+    const check = () => {
+      if (ended) throw new AppError(409, THEME_UPGRADE_MESSAGES.cancelled, 'cancelled');
+      context.signal.throwIfAborted();
+    };
+    return {
+      async phase(phase: ThemeUpgradePhase) {
+        check();
+        current = phase;
+        lastWrite = Date.now();
+        await write(phase, 0, 0, true);
+        check();
+      },
+      report(phase: ThemeUpgradePhase, done: number, total: number) {
+        check();
+        const announce = phase !== current;
+        if (!announce && Date.now() - lastWrite < PROGRESS_WRITE_MS && done < total) return;
+        current = phase;
+        lastWrite = Date.now();
+        void write(phase, done, total, announce);
+      },
+      flush: () => chain,
+    };
+  }
+
+  /** The check phase: the new zip reads back whole (every entry's size and CRC) and carries the token. */
+  async function checkOutput(outputPath: string, token: string, report: (done: number, total: number) => void) {
+    await withScannedThemeZip(outputPath, limits, async (scan, zipfile) => {
+      const total = scan.entries.length;
+      for (let index = 0; index < total; index += 100) {
+        await verifyEntryContents(zipfile, scan.entries.slice(index, index + 100));
+        report(Math.min(total, index + 100), total);
+      }
+      const settings = await readSettingsText(zipfile, scan.settingsData);
+      if (!settings?.includes(token)) throw new Error('The upgraded theme does not carry the license token.');
     });
   }
 

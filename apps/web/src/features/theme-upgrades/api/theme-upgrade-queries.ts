@@ -1,5 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { listKeysUpgrade, listThemeUpgrades, previewThemeUpgrade } from '@keyport/shared/contracts/theme-upgrades';
+import {
+  cancelThemeUpgrade,
+  getThemeUpgrade,
+  listKeysUpgrade,
+  listThemeUpgrades,
+  previewThemeUpgrade,
+} from '@keyport/shared/contracts/theme-upgrades';
 import { callApi } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -22,4 +28,25 @@ export const themeUpgradeRunsQueryOptions = (licenseKey: string) =>
   queryOptions({
     queryKey: queryKeys.themeUpgradeRuns(licenseKey),
     queryFn: () => callApi(listThemeUpgrades, { query: { key: licenseKey } }),
+    // A run in progress is a job on the server: the list follows it until it ends.
+    refetchInterval: (query) =>
+      query.state.data?.runs.some((run) => run.status === 'running') ? RUN_LIST_POLL_MS : false,
   });
+/** How often a key's runs are read again while one is in progress. */
+const RUN_LIST_POLL_MS = 3_000;
+
+/** How often the page asks how far a run in progress got. */
+export const RUN_POLL_MS = 1_000;
+
+/** GET /theme-upgrades/:id, polled while the run is in progress (the work is a job on the server, ADR 041). */
+export const useThemeUpgradeRun = (id: string | null) =>
+  useQuery({
+    queryKey: queryKeys.themeUpgradeRun(id ?? ''),
+    queryFn: () => callApi(getThemeUpgrade, { params: { id: id! } }),
+    enabled: id !== null && /^\d{1,10}$/.test(id),
+    retry: false,
+    refetchInterval: (query) => (query.state.data?.run.status === 'running' ? RUN_POLL_MS : false),
+  });
+
+/** POST /theme-upgrades/:id/cancel. */
+export const cancelRun = (id: number) => callApi(cancelThemeUpgrade, { params: { id: String(id) } });

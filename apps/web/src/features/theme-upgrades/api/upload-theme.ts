@@ -7,6 +7,8 @@ export interface UploadThemeInput {
   sourceKey: string;
   targetKey: string;
   moveConnection: boolean;
+  /** The store the customer agreed loses its license (the target key's, when it licenses another store). */
+  consentStore?: string | null;
   file: File;
   /** 0..1 as the bytes go up (XHR upload progress; fetch has no upload progress). */
   onProgress?: (fraction: number) => void;
@@ -20,6 +22,7 @@ export async function uploadTheme(input: UploadThemeInput): Promise<ThemeUpgrade
   form.append('source_key', input.sourceKey);
   form.append('target_key', input.targetKey);
   form.append('move_connection', input.moveConnection ? 'true' : 'false');
+  if (input.consentStore) form.append('consent_store', input.consentStore);
   form.append('theme', input.file, input.file.name);
   const body = await uploadWithProgress({
     method: createThemeUpgrade.method,

@@ -11,6 +11,7 @@ const PREVIEW = {
   kind: 'upgrade',
   source_connected: true,
   source_store: 'harbor.myshopify.com',
+  target_store: null,
 };
 
 function storeChoice() {
@@ -35,6 +36,18 @@ function storeChoice() {
     }),
   );
 }
+
+const RUNNING = {
+  status: 'running',
+  phase: 'queued',
+  progress: { done: 0, total: 0 },
+  report: null,
+  download_url: null,
+  report_json_url: null,
+  report_html_url: null,
+  review_url: null,
+  connection_moved: false,
+} as const;
 
 const page = () =>
   renderRoutes(
@@ -83,11 +96,19 @@ describe('the upgrade page', () => {
     expect(screen.getByRole('button', { name: 'Upgrade to REGULAR' })).toBeDisabled();
   });
 
-  it('asks before moving the connection, uploads with progress, then shows the report; the run is in the URL', async () => {
+  it('asks before moving the connection, uploads with progress, shows the run’s phases while it runs, then the report', async () => {
     storeChoice();
+    let polls = 0;
     fakeApi({
       'GET /keys/': () => json(200, [LITE, REGULAR]),
       'GET /theme-upgrades/preview': () => json(200, PREVIEW),
+      'GET /theme-upgrades/41': () =>
+        json(
+          200,
+          ++polls === 1
+            ? { run: runOf({ ...RUNNING, phase: 'merge', progress: { done: 30, total: 100 } }) }
+            : { run: runOf() },
+        ),
     });
     const user = userEvent.setup();
     const { router } = page();
@@ -106,27 +127,100 @@ describe('the upgrade page', () => {
     expect(xhr.form!.get('source_key')).toBe(LITE.api_key);
     expect(xhr.form!.get('target_key')).toBe(REGULAR.api_key);
     expect(xhr.form!.get('move_connection')).toBe('true');
+    expect(xhr.form!.get('consent_store')).toBeNull();
     expect((xhr.form!.get('theme') as File).name).toBe('harbor-theme.zip');
 
     xhr.progress(50, 100);
     expect(await screen.findByText('Uploading… 50%')).toBeInTheDocument();
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '50');
     xhr.progress(100, 100);
-    expect(await screen.findByText('Building your theme…')).toBeInTheDocument();
-    xhr.answer(201, { run: runOf() });
+    expect(await screen.findByText('Starting the upgrade…')).toBeInTheDocument();
+    // The server answers at once with the run queued; the page polls it.
+    xhr.answer(201, { run: runOf(RUNNING) });
+    expect(await screen.findByRole('heading', { name: 'Building your REGULAR theme…' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Step 1 of 6: Waiting to start');
+    expect(router.state.location.search).toBe('?run=41');
+    expect(
+      await screen.findByText(
+        'Step 4 of 6: Merging your changes into the new version (30 of 100)',
+        {},
+        { timeout: 3000 },
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Upgrade progress' })).toHaveAttribute('aria-valuenow', '55');
 
-    expect(await screen.findByRole('heading', { name: 'Your REGULAR theme 1.1.0 is ready' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Your REGULAR theme 1.1.0 is ready' }, { timeout: 3000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Upgraded from your LITE 1.0.0 theme to REGULAR 1.1.0.')).toBeInTheDocument();
     expect(screen.getByText(/Your store is now connected to the REGULAR key/)).toBeInTheDocument();
     expect(screen.getByText('96 of 100 files identical to Harbor 1.0.0 (LITE).')).toBeInTheDocument();
     const summary = screen.getByLabelText('Report summary');
     expect(within(summary).getByText('Needs your review').nextSibling).toHaveTextContent('1');
-    expect(screen.getByText('the new version has no setting "header_layout" here')).toBeInTheDocument();
+    // Counts first; each group's details behind a disclosure.
+    const dropped = screen.getByText('Dropped', { selector: 'summary' }).closest('details')!;
+    expect(dropped).not.toHaveAttribute('open');
+    await user.click(within(dropped).getByText('Dropped'));
+    expect(dropped).toHaveAttribute('open');
+    expect(within(dropped).getByText('the new version has no setting "header_layout" here')).toBeVisible();
     expect(screen.getByText('was current.layout_width')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Download theme' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Report (JSON)' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Report (HTML)' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Your edited files' })).toBeEnabled();
-    expect(router.state.location.search).toBe('?run=41');
+  });
+
+  it('the owner cancels a run in progress: the page says nothing was changed and offers the form again', async () => {
+    storeChoice();
+    const calls = fakeApi({
+      'GET /keys/': () => json(200, [LITE, REGULAR]),
+      'GET /theme-upgrades/preview': () => json(200, PREVIEW),
+      'GET /theme-upgrades/41': () => json(200, { run: runOf({ ...RUNNING, phase: 'detect' }) }),
+      'POST /theme-upgrades/41/cancel': () =>
+        json(200, {
+          run: runOf({
+            ...RUNNING,
+            status: 'cancelled',
+            phase: null,
+            error: { code: 'cancelled', message: 'Upgrade cancelled. Nothing was changed.' },
+          }),
+        }),
+    });
+    const user = userEvent.setup();
+    renderRoutes(
+      [at('/customer/upgrade_file/lite-to-reg', <ThemeUpgradePage page="lite-to-reg" />)],
+      '/customer/upgrade_file/lite-to-reg?run=41',
+    );
+    expect(await screen.findByText('Step 3 of 6: Finding the release your theme started from')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Cancel upgrade' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Upgrade cancelled. Nothing was changed.');
+    expect(calls).toContain('POST /theme-upgrades/41/cancel');
+    expect(screen.getByRole('button', { name: 'Upgrade to REGULAR' })).toBeInTheDocument();
+  });
+
+  it('a target key that licenses another store: named, and moved only with the consent ticked (sent with the upload)', async () => {
+    storeChoice();
+    fakeApi({
+      'GET /keys/': () => json(200, [LITE, { ...REGULAR, myshopify: 'second-shop.myshopify.com' }]),
+      'GET /theme-upgrades/preview': () => json(200, { ...PREVIEW, target_store: 'second-shop.myshopify.com' }),
+    });
+    const user = userEvent.setup();
+    page();
+    await screen.findByText('version 1.1.0');
+    await user.upload(screen.getByLabelText('Choose file'), zip());
+    await user.click(screen.getByRole('checkbox', { name: /will be connected to the REGULAR key/ }));
+    const go = screen.getByRole('button', { name: 'Upgrade to REGULAR' });
+    expect(go).toBeDisabled();
+    const consent = screen.getByRole('checkbox', {
+      name: new RegExp(
+        'I understand that second-shop\\.myshopify\\.com will lose its license: the key stops working there once the upgrade finishes\\.',
+      ),
+    });
+    expect(screen.getByText(/licenses second-shop\.myshopify\.com\./)).toBeInTheDocument();
+    await user.click(consent);
+    expect(go).toBeEnabled();
+    await user.click(go);
+    expect(FakeXhr.last!.form!.get('consent_store')).toBe('second-shop.myshopify.com');
   });
 
   it("shows the server's error under the drop zone, and the person can try again", async () => {

@@ -1,25 +1,28 @@
 import { ArrowLeft, ArrowRight, Loader2 } from 'lucide-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useMemo, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
 import type { Key } from '@keyport/shared/contracts/keys';
-import { getThemeUpgrade, type ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
+import { targetConsentText, type ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
 import { deriveStoreCard } from '@keyport/shared/domain/store-card';
 import { tierFromFlags, type Tier } from '@keyport/shared/domain/tiers';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { Select } from '../../../components/ui/select';
 import { TIER_STYLES } from '../../../components/ui/tier-style';
-import { callApi, serverMessage } from '../../../lib/api-client';
+import { serverMessage } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
 import { queryKeys } from '../../../lib/query-keys';
 import { useOwnKeys } from '../api/get-keys';
-import { useThemeUpgradePreview } from '../api/theme-upgrade-queries';
+import { cancelRun, useThemeUpgradePreview, useThemeUpgradeRun } from '../api/theme-upgrade-queries';
 import { uploadTheme } from '../api/upload-theme';
 import type { UpgradeFileSlug } from '../routing/route-theme-upgrade';
 import { resolveUpgradeKeys } from '../resolve-upgrade-keys';
 import { readThemeUpgradeInfo, readUpgradeInfo } from '../upgrade-storage';
 import { ThemeDropZone } from './theme-drop-zone';
+import { RunProgress } from './run-progress';
 import { UpdateKeyPicker, UpgradeChoicePrompt } from './upgrade-key-prompts';
 import { UpgradeReport } from './upgrade-report';
 
@@ -79,31 +82,44 @@ export function ThemeUpgradePage({ page }: { page: UpgradeFileSlug | 'update' })
     // eslint-disable-next-line react-hooks/exhaustive-deps -- location.key: storage was written before this navigation
     [keys.data, page, searchParams, location.key],
   );
-  const preview = useThemeUpgradePreview(resolved?.source.api_key ?? null, resolved?.target.api_key ?? null);
+  // The customer chooses the target among their keys of the target's edition (the stored choice is the default).
+  const [chosenTargetId, setChosenTargetId] = useState<number | null>(null);
+  const eligibleTargets = useMemo(
+    () =>
+      resolved && keys.data && page !== 'update'
+        ? keys.data.filter(
+            (key) => tierFromFlags(key) === tierFromFlags(resolved.target) && key.id !== resolved.source.id,
+          )
+        : [],
+    [resolved, keys.data, page],
+  );
+  const target = eligibleTargets.find((key) => key.id === chosenTargetId) ?? resolved?.target ?? null;
+  const preview = useThemeUpgradePreview(resolved?.source.api_key ?? null, target?.api_key ?? null);
   const runParam = searchParams.get('run');
-  const savedRun = useQuery({
-    queryKey: queryKeys.themeUpgradeRun(runParam ?? ''),
-    queryFn: () => callApi(getThemeUpgrade, { params: { id: runParam! } }),
-    enabled: runParam !== null && /^\d{1,10}$/.test(runParam),
-    retry: false,
-  });
+  const runQuery = useThemeUpgradeRun(runParam);
+  const run: ThemeUpgradeRun | null = runQuery.data?.run ?? null;
 
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const [confirmed, setConfirmed] = useState(false);
+  const [consented, setConsented] = useState(false);
   const [progress, setProgress] = useState(0);
-  const [run, setRun] = useState<ThemeUpgradeRun | null>(null);
   const confirmId = useId();
+  const consentId = useId();
+  const targetSelectId = useId();
   const progressLabelId = useId();
 
   const isUpgrade = preview.data?.kind === 'upgrade';
   const needsConfirm = isUpgrade && preview.data?.source_connected === true;
+  // ADR 041: moving the store to a key that licenses another store takes that store's license: asked for by name.
+  const targetStore = needsConfirm ? (preview.data?.target_store ?? null) : null;
   const upload = useMutation({
     mutationFn: (input: { source: Key; target: Key; file: File }) =>
       uploadTheme({
         sourceKey: input.source.api_key,
         targetKey: input.target.api_key,
         moveConnection: needsConfirm && confirmed,
+        consentStore: targetStore && consented ? targetStore : null,
         file: input.file,
         onProgress: setProgress,
       }),
@@ -112,22 +128,39 @@ export function ThemeUpgradePage({ page }: { page: UpgradeFileSlug | 'update' })
       setFileError(null);
     },
     onSuccess: (result) => {
-      setRun(result);
+      // The server answers at once with the run in progress; the page polls it from here.
+      queryClient.setQueryData(queryKeys.themeUpgradeRun(String(result.id)), { run: result });
       const next = new URLSearchParams(searchParams);
       next.set('run', String(result.id));
       setSearchParams(next, { replace: true });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
       void queryClient.invalidateQueries({ queryKey: queryKeys.themeUpgradeRunsAll });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.upgradableKeys });
     },
     onError: (error) => setFileError(serverMessage(error) ?? UPLOAD_FAILED),
   });
+  const cancel = useMutation({
+    mutationFn: (id: number) => cancelRun(id),
+    onSuccess: (result) => queryClient.setQueryData(queryKeys.themeUpgradeRun(String(result.run.id)), result),
+    onError: (error) => {
+      toast.error(serverMessage(error) ?? 'Could not cancel the upgrade');
+      void runQuery.refetch();
+    },
+  });
 
-  const shownRun = run ?? (savedRun.data?.run.status === 'succeeded' ? savedRun.data.run : null);
+  // When a run ends, what it changed (a moved connection, a new token) is read again.
+  const lastStatus = useRef(run?.status);
+  useEffect(() => {
+    if (lastStatus.current === 'running' && run && run.status !== 'running') {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.themeUpgradeRunsAll });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.upgradableKeys });
+    }
+    lastStatus.current = run?.status;
+  }, [run, queryClient]);
+
   const title = page === 'update' ? 'Update theme files' : 'Upgrade theme files';
 
   let body;
-  if (keys.isPending || (runParam && savedRun.isPending && !run)) {
+  if (keys.isPending || (runParam && runQuery.isPending)) {
     body = (
       <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
         <Loader2 aria-hidden="true" className="size-4 animate-spin motion-reduce:animate-none" />
@@ -136,18 +169,28 @@ export function ThemeUpgradePage({ page }: { page: UpgradeFileSlug | 'update' })
     );
   } else if (keys.isError) {
     body = <Alert>{serverMessage(keys.error) ?? 'Failed to fetch stores. Please try again later.'}</Alert>;
-  } else if (shownRun) {
-    body = <UpgradeReport run={shownRun} />;
-  } else if (!resolved) {
+  } else if (run?.status === 'running') {
+    body = <RunProgress run={run} cancelling={cancel.isPending} onCancel={() => cancel.mutate(run.id)} />;
+  } else if (run?.status === 'succeeded') {
+    body = <UpgradeReport run={run} />;
+  } else if (!resolved || !target) {
     body = page === 'update' ? <UpdateKeyPicker keys={keys.data} /> : <UpgradeChoicePrompt />;
   } else {
-    const { source, target } = resolved;
+    const { source } = resolved;
     const sourceEdition = preview.data?.source.edition ?? tierFromFlags(source);
     const targetEdition = preview.data?.target.edition ?? tierFromFlags(target);
     const uploading = upload.isPending;
-    const ready = file !== null && preview.isSuccess && (!needsConfirm || confirmed) && !uploading;
+    const ready =
+      file !== null && preview.isSuccess && (!needsConfirm || confirmed) && (!targetStore || consented) && !uploading;
+    const ended = run && (run.status === 'failed' || run.status === 'cancelled') ? run : null;
     body = (
       <div className="space-y-6">
+        {ended ? (
+          <Alert>
+            {ended.error?.message ??
+              (ended.status === 'cancelled' ? 'Upgrade cancelled.' : 'The upgrade could not be finished.')}
+          </Alert>
+        ) : null}
         <section aria-label="Source and target license" className="flex flex-col items-stretch gap-3 sm:flex-row">
           <LicenseSide
             label="Your store runs"
@@ -163,6 +206,31 @@ export function ThemeUpgradePage({ page }: { page: UpgradeFileSlug | 'update' })
             version={preview.isPending ? undefined : (preview.data?.target.version ?? null)}
           />
         </section>
+        {eligibleTargets.length > 1 ? (
+          <div className="space-y-1">
+            <label htmlFor={targetSelectId} className="text-sm font-medium text-slate-800">
+              {targetEdition} license to use
+            </label>
+            <Select
+              id={targetSelectId}
+              value={String(target.id)}
+              disabled={uploading}
+              onChange={(event) => {
+                setChosenTargetId(Number(event.target.value));
+                setConsented(false);
+              }}
+            >
+              {eligibleTargets.map((key) => {
+                const card = deriveStoreCard(key);
+                return (
+                  <option key={key.id} value={key.id}>
+                    {key.api_key} — {card.installed ? `licenses ${card.domain}` : 'no store connected'}
+                  </option>
+                );
+              })}
+            </Select>
+          </div>
+        ) : null}
         {preview.isError ? <Alert>{serverMessage(preview.error) ?? 'Failed to check upgrade options'}</Alert> : null}
 
         <section aria-labelledby="export-heading" className="rounded-xl border border-slate-200 bg-white p-4">
@@ -215,10 +283,32 @@ export function ThemeUpgradePage({ page }: { page: UpgradeFileSlug | 'update' })
           </label>
         ) : null}
 
+        {targetStore ? (
+          <label
+            htmlFor={consentId}
+            className="flex items-start gap-3 rounded-xl border border-red-200 bg-red-50 p-4 text-sm text-red-950"
+          >
+            <input
+              id={consentId}
+              type="checkbox"
+              checked={consented}
+              disabled={uploading}
+              onChange={(event) => setConsented(event.target.checked)}
+              className="mt-0.5 size-4 accent-red-600"
+            />
+            <span>
+              <strong className="block">
+                The {targetEdition} key <span className="font-mono">{target.api_key}</span> licenses {targetStore}.
+              </strong>
+              {targetConsentText(targetStore)}
+            </span>
+          </label>
+        ) : null}
+
         {uploading ? (
           <div className="space-y-1">
             <p id={progressLabelId} className="text-sm text-slate-700">
-              {progress < 1 ? `Uploading… ${Math.round(progress * 100)}%` : 'Building your theme…'}
+              {progress < 1 ? `Uploading… ${Math.round(progress * 100)}%` : 'Starting the upgrade…'}
             </p>
             <div
               role="progressbar"

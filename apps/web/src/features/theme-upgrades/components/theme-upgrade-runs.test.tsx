@@ -26,6 +26,32 @@ describe("a key's theme upgrade runs", () => {
     expect(calls).toEqual([`GET /theme-upgrades?key=${LITE.api_key}`]);
   });
 
+  it('a run in progress links to its progress; a cancelled one says so', async () => {
+    fakeApi({
+      'GET /theme-upgrades': () =>
+        json(200, {
+          runs: [
+            runOf({ id: 42, status: 'running', phase: 'merge', progress: { done: 1, total: 2 }, report: null }),
+            runOf({
+              id: 43,
+              status: 'cancelled',
+              report: null,
+              download_url: null,
+              error: { code: 'cancelled', message: 'Upgrade cancelled. Nothing was changed.' },
+            }),
+          ],
+        }),
+    });
+    renderRoutes([at('/', <ThemeUpgradeRuns licenseKey={LITE.api_key} />)], '/');
+    const rows = within(await screen.findByRole('list')).getAllByRole('listitem');
+    expect(within(rows[0]!).getByRole('link', { name: 'See progress' })).toHaveAttribute(
+      'href',
+      '/customer/upgrade_file/lite-to-reg?run=42',
+    );
+    expect(within(rows[0]!).getByText(/In progress/)).toBeInTheDocument();
+    expect(within(rows[1]!).getByText(/Cancelled/)).toBeInTheDocument();
+  });
+
   it('says when there are none', async () => {
     fakeApi({ 'GET /theme-upgrades': () => json(200, { runs: [] }) });
     renderRoutes([at('/', <ThemeUpgradeRuns licenseKey={LITE.api_key} />)], '/');

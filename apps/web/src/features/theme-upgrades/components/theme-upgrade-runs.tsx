@@ -1,9 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { toast } from 'sonner';
 import type { ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
+import { paths } from '../../../lib/paths';
+import { slugFor } from '../routing/route-theme-upgrade';
 import { serverMessage } from '../../../lib/api-client';
 import { downloadRunFile, type RunFile } from '../api/download-run-file';
 import { themeUpgradeRunsQueryOptions } from '../api/theme-upgrade-queries';
@@ -12,7 +15,14 @@ const STATUS_TEXT: Record<ThemeUpgradeRun['status'], string> = {
   running: 'In progress',
   succeeded: 'Done',
   failed: 'Failed',
+  cancelled: 'Cancelled',
 };
+
+/** The upgrade page that shows this run (its progress while it runs). */
+function runPagePath(run: ThemeUpgradeRun): string {
+  const slug = slugFor(run.source.edition, run.target.edition);
+  return slug ? paths.upgradeFile(slug) : paths.updateFile;
+}
 
 function RunRow({ run }: { run: ThemeUpgradeRun }) {
   const [busy, setBusy] = useState(false);
@@ -37,7 +47,14 @@ function RunRow({ run }: { run: ThemeUpgradeRun }) {
           {run.connection_moved ? ' · store moved to the higher key' : ''}
         </span>
       </span>
-      {run.download_url ? (
+      {run.status === 'running' ? (
+        <Link
+          to={`${runPagePath(run)}?run=${run.id}`}
+          className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline"
+        >
+          See progress
+        </Link>
+      ) : run.download_url ? (
         <span className="flex flex-wrap gap-2">
           <Button size="sm" variant="secondary" disabled={busy} onClick={() => void download('theme')}>
             Download theme

@@ -1,4 +1,4 @@
-import { Download, FileArchive, FileJson, FileText } from 'lucide-react';
+import { ChevronRight, Download, FileArchive, FileJson, FileText } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import {
@@ -29,8 +29,12 @@ function Group({ group, items }: { group: ReportGroup; items: ReportItem[] }) {
   const text = REPORT_GROUP_TEXT[group];
   const visible = all ? items : items.slice(0, PAGE);
   return (
-    <details className="rounded-xl border border-slate-200 bg-white">
-      <summary className="flex cursor-pointer items-center gap-2 px-4 py-3 font-medium text-slate-900">
+    <details className="group rounded-xl border border-slate-200 bg-white">
+      <summary className="flex cursor-pointer list-none items-center gap-2 px-4 py-3 font-medium text-slate-900 [&::-webkit-details-marker]:hidden">
+        <ChevronRight
+          aria-hidden="true"
+          className="size-4 shrink-0 text-slate-500 transition-transform group-open:rotate-90 motion-reduce:transition-none"
+        />
         <Badge className={BADGE[group]}>{items.length}</Badge>
         {text.title}
       </summary>
@@ -76,6 +80,20 @@ function Group({ group, items }: { group: ReportGroup; items: ReportItem[] }) {
   );
 }
 
+/**
+ * What the export was (the release found by its files, else the edition it says) and what it became (the target key's
+ * edition and release): never the key's tier for the export's.
+ */
+export function fromTo(run: ThemeUpgradeRun): string {
+  const found = run.report?.detection.confident ? run.report.detection.release : null;
+  const source = found
+    ? `${found.edition} ${found.version}`
+    : `${run.source.edition}${run.source.version ? ` ${run.source.version}` : ''}`;
+  const target = `${run.target.edition}${run.target.version ? ` ${run.target.version}` : ''}`;
+  const verb = run.source.edition === run.target.edition ? 'Updated' : 'Upgraded';
+  return `${verb} from your ${source} theme to ${target}.`;
+}
+
 /** The run's report on the page: counts, every decision by kind, and the downloads (theme zip, JSON, HTML). */
 export function UpgradeReport({ run }: { run: ThemeUpgradeRun }) {
   const [busy, setBusy] = useState<RunFile | null>(null);
@@ -98,6 +116,7 @@ export function UpgradeReport({ run }: { run: ThemeUpgradeRun }) {
         <h2 id="upgrade-report-heading" className="text-lg font-semibold text-emerald-900">
           Your {run.target.edition} theme {run.target.version ?? ''} is ready
         </h2>
+        <p className="mt-1 text-sm font-medium text-emerald-900">{fromTo(run)}</p>
         <p className="mt-1 text-sm text-emerald-900">
           Upload it in Shopify admin (Online Store → Themes → Add theme → Upload zip file), check it in the theme
           editor, then publish it.
@@ -160,6 +179,32 @@ export function UpgradeReport({ run }: { run: ThemeUpgradeRun }) {
               <Group key={group} group={group} items={report.items.filter((item) => item.group === group)} />
             ))}
           </div>
+          <details className="group rounded-xl border border-slate-200 bg-white">
+            <summary className="flex cursor-pointer list-none items-center gap-2 px-4 py-3 font-medium text-slate-900 [&::-webkit-details-marker]:hidden">
+              <ChevronRight
+                aria-hidden="true"
+                className="size-4 shrink-0 text-slate-500 transition-transform group-open:rotate-90 motion-reduce:transition-none"
+              />
+              What the new version changed by itself
+            </summary>
+            <p className="px-4 pb-2 text-sm text-slate-600">
+              {report.vendor.updated.length} files updated, {report.vendor.added.length} added,{' '}
+              {report.vendor.removed.length} removed; {report.vendor.unchanged} unchanged. Files you had not edited.
+            </p>
+            {[...report.vendor.updated, ...report.vendor.added, ...report.vendor.removed].length > 0 ? (
+              <ul className="max-h-64 overflow-auto border-t border-slate-100 px-4 py-2 font-mono text-xs text-slate-700">
+                {report.vendor.updated.map((file) => (
+                  <li key={`u:${file}`}>updated {file}</li>
+                ))}
+                {report.vendor.added.map((file) => (
+                  <li key={`a:${file}`}>added {file}</li>
+                ))}
+                {report.vendor.removed.map((file) => (
+                  <li key={`r:${file}`}>removed {file}</li>
+                ))}
+              </ul>
+            ) : null}
+          </details>
         </>
       ) : null}
     </section>

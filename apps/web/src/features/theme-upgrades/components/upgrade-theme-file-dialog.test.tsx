@@ -61,6 +61,40 @@ describe("'Upgrade your theme file' (§2 dialog 7, §5 upgrade file options)", (
     await waitFor(() => expect(router.state.location.pathname).toBe('/customer/upgrade_file/reg-lite-to-pro'));
   });
 
+  it('the person picks the target key; one that licenses another store is named, with what it means', async () => {
+    const otherRegular = { ...REGULAR, id: 7, api_key: 'REGL-7777', myshopify: 'second-shop.myshopify.com' };
+    fakeApi({
+      'GET /keys/': () => json(200, [LITE, REGULAR, otherRegular]),
+      'GET /keys/list_keys_upgrade': () =>
+        json(200, {
+          upgradable_keys: [
+            { key: REGULAR.api_key, upgrade_status: 'Lite to Regular' },
+            { key: otherRegular.api_key, upgrade_status: 'Lite to Regular' },
+          ],
+          error: null,
+        }),
+    });
+    const user = userEvent.setup();
+    const { router } = open();
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByRole('button', { name: /Upgrade LITE to Regular/ }));
+    // No key was picked for the person: both are offered.
+    expect(router.state.location.pathname).toBe('/');
+    expect(within(dialog).getByText('Which REGULAR key should license harbor?')).toBeInTheDocument();
+    const free = within(dialog).getByRole('button', { name: new RegExp(REGULAR.api_key) });
+    expect(free).toHaveAccessibleDescription('No store connected');
+    const taken = within(dialog).getByRole('button', { name: new RegExp(otherRegular.api_key) });
+    expect(taken).toHaveAccessibleDescription(
+      'Licenses second-shop.myshopify.com now: second-shop.myshopify.com will lose its license if you use this key.',
+    );
+    await user.click(taken);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/customer/upgrade_file/lite-to-reg'));
+    expect(JSON.parse(localStorage.getItem('themeUpgradeInfo')!)).toMatchObject({
+      sourceLicenseKey: LITE.api_key,
+      targetLicenseKey: otherRegular.api_key,
+    });
+  });
+
   it("says 'Failed to load upgrade options' when the list cannot be read", async () => {
     fakeApi({
       'GET /keys/': () => json(200, [LITE]),

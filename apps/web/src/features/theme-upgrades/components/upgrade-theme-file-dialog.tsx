@@ -40,6 +40,12 @@ export const UPGRADE_FILE_OPTIONS: readonly {
   },
 ];
 
+/** The target key is connected to a store other than the one the source key's would bring to it (ADR 041). */
+export function licensesOtherStore(source: Key, target: Key): boolean {
+  const store = (key: Key) => key.myshopify?.toLowerCase() ?? null;
+  return source.id !== target.id && store(source) !== null && store(target) !== null && store(target) !== store(source);
+}
+
 const choiceClass =
   'flex w-full items-center gap-3 rounded-xl border p-4 text-left transition-colors focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none';
 
@@ -52,17 +58,19 @@ export function UpgradeThemeFileDialog({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const upgradable = useUpgradableKeys();
   const keys = useOwnKeys();
-  const [picking, setPicking] = useState<{ option: (typeof UPGRADE_FILE_OPTIONS)[number]; target: Key } | null>(null);
+  /** The option chosen, and the store (source key) once picked: then the target key is picked. */
+  const [picking, setPicking] = useState<{ option: (typeof UPGRADE_FILE_OPTIONS)[number]; source: Key | null } | null>(
+    null,
+  );
   const statuses = new Set(upgradable.data?.upgradable_keys.map((entry) => entry.upgrade_status));
   const loading = upgradable.isPending || keys.isPending;
   const failed = upgradable.isError || keys.isError;
 
-  function targetFor(option: (typeof UPGRADE_FILE_OPTIONS)[number]): Key | null {
+  /** Every key of the option's edition that the server lists as upgradable: the customer picks one. */
+  function targetsFor(option: (typeof UPGRADE_FILE_OPTIONS)[number]): Key[] {
     const listed = upgradable.data?.upgradable_keys.filter((entry) => entry.upgrade_status === option.status) ?? [];
-    return (
-      (keys.data ?? []).find(
-        (key) => tierFromFlags(key) === option.to && listed.some((entry) => entry.key === key.api_key),
-      ) ?? null
+    return (keys.data ?? []).filter(
+      (key) => tierFromFlags(key) === option.to && listed.some((entry) => entry.key === key.api_key),
     );
   }
   const sourcesFor = (option: (typeof UPGRADE_FILE_OPTIONS)[number]) =>
@@ -74,12 +82,18 @@ export function UpgradeThemeFileDialog({ onClose }: { onClose: () => void }) {
     void navigate(saveUpgradeChoice({ slug, source, target }));
   }
 
+  /** With one way to go, go; else ask for the store, then for the key (a key licensing another store says so). */
+  function pickSource(option: (typeof UPGRADE_FILE_OPTIONS)[number], source: Key) {
+    const targets = targetsFor(option);
+    if (targets.length === 1 && !licensesOtherStore(source, targets[0]!)) go(source, targets[0]!);
+    else setPicking({ option, source });
+  }
+
   function choose(option: (typeof UPGRADE_FILE_OPTIONS)[number]) {
-    const target = targetFor(option);
     const sources = sourcesFor(option);
-    if (!target || sources.length === 0) return;
-    if (sources.length === 1) go(sources[0]!, target);
-    else setPicking({ option, target });
+    if (targetsFor(option).length === 0 || sources.length === 0) return;
+    if (sources.length === 1) pickSource(option, sources[0]!);
+    else setPicking({ option, source: null });
   }
 
   return (
@@ -87,9 +101,11 @@ export function UpgradeThemeFileDialog({ onClose }: { onClose: () => void }) {
       <DialogContent
         title="Upgrade your theme file"
         description={
-          picking
-            ? `Which store's theme should become ${picking.option.to}?`
-            : 'Move a store to a higher edition of the theme, keeping its settings and content.'
+          picking?.source
+            ? `Which ${picking.option.to} key should license ${deriveStoreCard(picking.source).name}?`
+            : picking
+              ? `Which store's theme should become ${picking.option.to}?`
+              : 'Move a store to a higher edition of the theme, keeping its settings and content.'
         }
       >
         {failed ? (
@@ -99,7 +115,7 @@ export function UpgradeThemeFileDialog({ onClose }: { onClose: () => void }) {
             <Loader2 aria-hidden="true" className="size-4 animate-spin motion-reduce:animate-none" />
             Checking your licenses…
           </p>
-        ) : picking ? (
+        ) : picking && !picking.source ? (
           <div className="space-y-3">
             <ul className="space-y-2">
               {sourcesFor(picking.option).map((key) => {
@@ -109,7 +125,7 @@ export function UpgradeThemeFileDialog({ onClose }: { onClose: () => void }) {
                   <li key={key.id}>
                     <button
                       type="button"
-                      onClick={() => go(key, picking.target)}
+                      onClick={() => pickSource(picking.option, key)}
                       className={`${choiceClass} border-slate-200 hover:border-brand-400 hover:bg-brand-50`}
                     >
                       <Badge className={TIER_STYLES[tier].badge}>{tier}</Badge>
@@ -127,11 +143,54 @@ export function UpgradeThemeFileDialog({ onClose }: { onClose: () => void }) {
               Back
             </Button>
           </div>
+        ) : picking?.source ? (
+          <div className="space-y-3">
+            <ul className="space-y-2">
+              {targetsFor(picking.option).map((key) => {
+                const card = deriveStoreCard(key);
+                const other = licensesOtherStore(picking.source!, key);
+                const noteId = `upgrade-target-${key.id}-note`;
+                return (
+                  <li key={key.id}>
+                    <button
+                      type="button"
+                      aria-describedby={noteId}
+                      onClick={() => go(picking.source!, key)}
+                      className={`${choiceClass} ${other ? 'border-amber-300 bg-amber-50 hover:border-amber-500' : 'border-slate-200 hover:border-brand-400 hover:bg-brand-50'}`}
+                    >
+                      <Badge className={TIER_STYLES[picking.option.to].badge}>{picking.option.to}</Badge>
+                      <span className="min-w-0 flex-1">
+                        <span className="block truncate font-mono text-sm font-semibold text-slate-900">
+                          {key.api_key}
+                        </span>
+                        <span id={noteId} className={`block text-sm ${other ? 'text-amber-900' : 'text-slate-600'}`}>
+                          {other
+                            ? `Licenses ${card.domain} now: ${card.domain} will lose its license if you use this key.`
+                            : card.installed
+                              ? `Connected to ${card.domain}`
+                              : 'No store connected'}
+                        </span>
+                      </span>
+                      <ChevronRight aria-hidden="true" className="size-5 shrink-0 text-slate-400" />
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+            <Button
+              variant="secondary"
+              onClick={() =>
+                setPicking(sourcesFor(picking.option).length > 1 ? { option: picking.option, source: null } : null)
+              }
+            >
+              Back
+            </Button>
+          </div>
         ) : (
           <ul className="space-y-3">
             {UPGRADE_FILE_OPTIONS.map((option) => {
               const enabled =
-                statuses.has(option.status) && targetFor(option) !== null && sourcesFor(option).length > 0;
+                statuses.has(option.status) && targetsFor(option).length > 0 && sourcesFor(option).length > 0;
               const reasonId = `upgrade-file-${option.to}-reason`;
               return (
                 <li key={option.status}>

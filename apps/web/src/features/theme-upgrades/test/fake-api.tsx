@@ -102,6 +102,10 @@ export function runOf(overrides: Partial<ThemeUpgradeRun> = {}): ThemeUpgradeRun
     created_at: '2026-11-23T10:00:00.000Z',
     expires_at: '2026-11-30T10:00:00.000Z',
     connection_moved: true,
+    phase: null,
+    progress: null,
+    error: null,
+    consent_store: null,
     ...overrides,
   };
 }
