@@ -32,6 +32,7 @@ import type { PaypalWalletProvider } from './integrations/wallet/paypal-adapter'
 import type { SandboxWalletProvider } from './integrations/wallet/sandbox-adapter';
 import { createWalletService } from './modules/payments/wallet.service';
 import { createStaffOrdersService } from './modules/payments/staff-orders.service';
+import { createOrderHistory } from './modules/payments/order-history.service';
 import { createOrderSweeper, scheduleOrderSweeps } from './modules/payments/order-sweeper';
 import { createVatChecker } from './integrations/vies/create-vat-checker';
 import { createExchangeRates } from './integrations/exchange-rates/create-exchange-rates';
@@ -290,8 +291,6 @@ export function createServices(
       email: config.sellerEmail,
       country: config.sellerCountry,
     },
-    // Called per request, after `payments` exists below.
-    orderStatuses: (orderIds) => payments.orderStatuses(orderIds),
     // EU invoices show their VAT in EUR at the ECB reference rate (issue 19, ADR 036).
     exchangeRates: adapters.exchangeRates ?? createExchangeRates(config),
     log,
@@ -322,6 +321,7 @@ export function createServices(
     publicUrl,
     log,
   });
+  const orderHistory = createOrderHistory({ db, invoices, legacyOrders: auth });
   const staffOrders = createStaffOrdersService({ db, card: paymentProvider, wallet: walletProvider, audit, auth, log });
   const orderSweeper = createOrderSweeper({
     db,
@@ -342,7 +342,7 @@ export function createServices(
     keys,
     connect,
     payments,
-    invoices,
+    orderHistory,
     themeUpgrades,
     credits,
     audit,
@@ -393,6 +393,8 @@ export function createServices(
     /** The credit ledger (grant, debit, clawback inside a caller's transaction), redeeming and store reports. */
     credits,
     invoices,
+    /** Settings → Invoices: a customer's orders with their invoices and credit notes (issue 21). */
+    orderHistory,
     /** Staff "Keys and customers" (issue 12): search, a customer's page, actions on their keys. */
     customersAdmin,
     /** The old receipt route answers the order's invoice (rendered from the invoice row). */

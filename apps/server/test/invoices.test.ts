@@ -287,7 +287,6 @@ describe('a series per calendar year', () => {
         db: t.db,
         seller: { name: 'Keyport Themes Ltd', address: [], vatId: null, email: null },
         audit: t.app.services.audit,
-        orderStatuses: async () => new Map(),
         exchangeRates: createSandboxExchangeRates(),
         log: { info: () => {}, warn: () => {}, error: () => {} },
         now: () => new Date(iso),

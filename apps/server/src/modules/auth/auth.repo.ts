@@ -54,7 +54,7 @@ export function listEmails(db: DbOrTx, ids: number[]) {
 
 export function listOrders(db: DbOrTx, userId: number) {
   return db
-    .select({ id: orders.id, createdAt: orders.createdAt })
+    .select({ id: orders.id, description: orders.description, createdAt: orders.createdAt })
     .from(orders)
     .where(eq(orders.userId, userId))
     .orderBy(desc(orders.createdAt));

@@ -88,6 +88,9 @@ export function createAuthService(deps: AuthServiceDeps) {
     hashPassword: (password: string) => hash(password, ARGON2),
     loadUser,
 
+    /** The user's orders of the legacy store (description and date only), newest first. */
+    legacyOrdersOf: (userId: number) => repo.listOrders(db, userId),
+
     /** A user's id and email by email (any case), or null: staff act on a customer by email. */
     async findByEmail(email: string): Promise<{ id: number; email: string } | null> {
       const user = await repo.findUserByEmail(db, email);

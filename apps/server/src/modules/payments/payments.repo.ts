@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { type DisputeState, paymentWebhookEvents, upgradeOrders, type UpgradeOrderStatus } from '../../db/schema';
 
@@ -321,6 +321,18 @@ export async function recordEvent(db: DbOrTx, provider: string, eventId: string,
     .onConflictDoNothing()
     .returning({ eventId: paymentWebhookEvents.eventId });
   return rows.length > 0;
+}
+
+/** Orders never charged: still open, or closed unpaid. Settings → Invoices leaves them out. */
+export const UNPAID: UpgradeOrderStatus[] = ['pending', 'capturing', ...CLOSED_UNPAID];
+
+/** The user's orders that were paid (whatever became of them since), newest first. */
+export function listPaidOrdersOfUser(db: DbOrTx, userId: number) {
+  return db
+    .select()
+    .from(upgradeOrders)
+    .where(and(eq(upgradeOrders.userId, userId), notInArray(upgradeOrders.status, UNPAID)))
+    .orderBy(desc(upgradeOrders.createdAt), desc(upgradeOrders.id));
 }
 
 export function orderStatuses(db: DbOrTx, orderIds: number[]) {

@@ -685,10 +685,6 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       }));
     },
 
-    /** The orders' statuses now (the invoices list shows them). */
-    orderStatuses: async (orderIds: number[]) =>
-      new Map((await repo.orderStatuses(db, orderIds)).map((row) => [row.id, row.status])),
-
     toQuote,
   };
 
