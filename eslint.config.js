@@ -98,6 +98,14 @@ export default tseslint.config(
   },
   ...tableOwnerConfigs,
   {
+    // services.ts builds the services in one direction (issue 21): a service is never handed a callback that reaches a
+    // service built after it (a closure over a later `const`), which hid three circles at construction.
+    files: ['apps/server/src/services.ts'],
+    rules: {
+      '@typescript-eslint/no-use-before-define': ['error', { functions: false, classes: true, variables: true }],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {

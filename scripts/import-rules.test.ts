@@ -186,3 +186,37 @@ describe("ESLint's table-owner rule (eslint.config.js)", () => {
     expect(await problems('apps/server/src/modules/invoices/new-file.ts', types)).toEqual([]);
   });
 });
+
+describe("ESLint's one-way construction rule for services.ts (issue 21)", () => {
+  const eslint = new ESLint({ cwd: root });
+  const problems = async (file: string, text: string) => {
+    const [result] = await eslint.lintText(text, { filePath: path.join(root, file) });
+    return result!.messages.map(({ ruleId, message }) => ({ ruleId, message }));
+  };
+  // A late-bound callback: `a` is handed a closure over `b`, which is built after it.
+  const lateBound = [
+    'const make = (deps: object) => deps;',
+    'export function build() {',
+    '  const a = make({ count: () => b.count() });',
+    '  const b = { count: () => 1, a };',
+    '  return b;',
+    '}',
+    '',
+  ].join('\n');
+  const oneWay = [
+    'const make = (deps: object) => deps;',
+    'export function build() {',
+    '  const b = { count: () => 1 };',
+    '  const a = make({ count: () => b.count() });',
+    '  return { a, b };',
+    '}',
+    '',
+  ].join('\n');
+
+  it('fails on a service handed a callback to a service built after it; passes when built in order', async () => {
+    expect(await problems('apps/server/src/services.ts', lateBound)).toEqual([
+      { ruleId: '@typescript-eslint/no-use-before-define', message: "'b' was used before it was defined." },
+    ]);
+    expect(await problems('apps/server/src/services.ts', oneWay)).toEqual([]);
+  });
+});

@@ -21,6 +21,7 @@ import { createPaymentsService } from './modules/payments/payments.service';
 import { createAuditService } from './modules/audit/audit.service';
 import { createInvoicesService, scheduleEurLineCompletion } from './modules/invoices/invoices.service';
 import { createUpgradesService } from './modules/upgrades/upgrades.service';
+import { createUpgradeTokenRedemption } from './modules/upgrades/upgrade-token-redemption.service';
 import { createCreditsService } from './modules/credits/credits.service';
 import { createCreditPacksService } from './modules/credits/credit-packs.service';
 import { createCustomersAdminService } from './modules/customers-admin/customers-admin.service';
@@ -41,6 +42,7 @@ import type { VatNumberChecker } from './integrations/vies/port';
 import { createDownloadLinks } from './modules/releases/download-link';
 import { loadDownloadLinkSecret } from './modules/releases/download-link-secret';
 import { createReleasesService } from './modules/releases/releases.service';
+import { createServedReleases } from './modules/releases/served-releases.service';
 import { createThemeUpgradesService } from './modules/theme-upgrades/theme-upgrades.service';
 import { DEFAULT_THEME_ZIP_LIMITS } from './lib/theme-zip/scan';
 import { createKlaviyoAdapter } from './integrations/analytics/klaviyo-adapter';
@@ -174,24 +176,8 @@ export function createServices(
       ? createS3StorageAdapter(config.storage)
       : createLocalStorageAdapter(config.storage.dir));
   const audit = createAuditService({ db, users: auth });
-  const releases = createReleasesService({
-    db,
-    storage,
-    keys,
-    audit,
-    links: createDownloadLinks({
-      secret: loadDownloadLinkSecret({ configured: config.downloads.linkSecret, dataDir: config.dataDir }),
-      publicUrl,
-    }),
-    themeTokens: {
-      verifySignature: (token) => connect.verifySignature(token),
-      tokenForTier: (token, claims, tier) => connect.tokenForTier(token, claims, tier),
-    },
-    downloadLimit: limits.downloads,
-    maxZipBytes: config.releases.maxBytes,
-    // Called per request, after `licenses` exists below (it needs releases: a cycle only at construction).
-    checkinEvidence: (edition) => licenses.checkinEvidence(edition),
-  });
+  // Which release each edition's customers get: read by the licenses service (key health) and the releases service.
+  const servedReleases = createServedReleases({ db });
   // Issue 13 (ADR 031): validation reads key state from this process's cache, which the keys service's changes here
   // invalidate at once; check-ins are counted in the buffer and written by the flusher in batches.
   const keyStates = createKeyStateCache({
@@ -210,14 +196,31 @@ export function createServices(
   const licenses = createLicensesService({
     db,
     keys,
-    releases,
+    releases: servedReleases,
     auth,
     tokens: connect,
     keyStates,
     checkins: checkinBuffer,
-    // Called per request, after `credits` exists below.
-    reportCounts: (domains) => credits.reportCountsOfDomains(domains),
     validateLimit: limits.licenseValidateByIp,
+  });
+  const releases = createReleasesService({
+    db,
+    storage,
+    keys,
+    audit,
+    links: createDownloadLinks({
+      secret: loadDownloadLinkSecret({ configured: config.downloads.linkSecret, dataDir: config.dataDir }),
+      publicUrl,
+    }),
+    themeTokens: {
+      verifySignature: (token) => connect.verifySignature(token),
+      tokenForTier: (token, claims, tier) => connect.tokenForTier(token, claims, tier),
+    },
+    downloadLimit: limits.downloads,
+    maxZipBytes: config.releases.maxBytes,
+    // Covered check-ins as evidence of which store runs which release (the licenses module owns them).
+    checkinEvidence: licenses.checkinEvidence,
+    served: servedReleases,
   });
   const checkinFlusher = createCheckinFlusher({
     buffer: checkinBuffer,
@@ -252,16 +255,7 @@ export function createServices(
     delivery: adapters.analyticsDelivery?.settings,
     now: adapters.analyticsDelivery?.now,
   });
-  const upgrades = createUpgradesService({
-    db,
-    // Called per redemption, after `payments` exists below.
-    tierGuard: { tierChanged: (tx, keyId, tier) => payments.keyTierChanged(tx, keyId, tier) },
-    keys,
-    analytics,
-    audit,
-    auth,
-    redeemLimits: { byUser: limits.tokenRedeemByUser, byIp: limits.tokenRedeemByIp },
-  });
+  const upgrades = createUpgradesService({ db, keys, audit, auth });
   const billing = createBillingService({
     db,
     vies,
@@ -310,6 +304,14 @@ export function createServices(
     analytics,
     startLimit: limits.paymentStarts,
     log,
+  });
+  // Built after payments, which it asks about the key's orders inside the redemption's transaction (ADR 035).
+  const upgradeTokenRedemption = createUpgradeTokenRedemption({
+    db,
+    keys,
+    tierGuard: payments,
+    analytics,
+    redeemLimits: { byUser: limits.tokenRedeemByUser, byIp: limits.tokenRedeemByIp },
   });
   const walletProvider =
     adapters.wallet ?? createWalletProvider(config.wallet, { db, jobs, deliver: runtime.deliverWalletWebhook });
@@ -371,6 +373,8 @@ export function createServices(
     connect,
     themeUpgrades,
     upgrades,
+    /** Redeeming upgrade tokens (§7 /keys/upgrade/…). */
+    upgradeTokenRedemption,
     billing,
     payments,
     creditPacks,

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { listMyOrders } from '@keyport/shared/contracts/invoices';
 import { callApi } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const getMyOrders = async () => (await callApi(listMyOrders)).orders;
 
@@ -9,6 +10,6 @@ export const getMyOrders = async () => (await callApi(listMyOrders)).orders;
  * on every open).
  */
 export const myOrdersQueryOptions = () =>
-  queryOptions({ queryKey: ['my-orders'] as const, queryFn: getMyOrders, staleTime: 0 });
+  queryOptions({ queryKey: queryKeys.myOrders, queryFn: getMyOrders, staleTime: 0 });
 
 export const useMyOrders = () => useQuery(myOrdersQueryOptions());
