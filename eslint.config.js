@@ -43,7 +43,8 @@ export const TABLE_OWNERS = {
   vatRates: 'billing',
 };
 
-const SCHEMA_IMPORT = '(^|/)db/schema(\\.ts)?$';
+// db/schema (its index) or one of its files, db/schema/<owner> (issue 21: one file per owning module).
+const SCHEMA_IMPORT = '(^|/)db/schema(/[\\w-]+)?(\\.ts)?$';
 const tablesOf = (owner) => Object.keys(TABLE_OWNERS).filter((table) => TABLE_OWNERS[table] === owner);
 const owners = [...new Set(Object.values(TABLE_OWNERS))];
 

@@ -174,6 +174,17 @@ describe("ESLint's table-owner rule (eslint.config.js)", () => {
     expect(payments!.message).toContain('These tables belong to module "payments"');
   });
 
+  it("fails the same on a table imported from its schema file, db/schema/<owner> (issue 21)", async () => {
+    const text = "import { licenseKeys } from '../../db/schema/keys';\nexport const table = licenseKeys;\n";
+    expect(await problems('apps/server/src/modules/credits/new-file.ts', text)).toEqual([
+      {
+        ruleId: '@typescript-eslint/no-restricted-imports',
+        message: expect.stringContaining('These tables belong to module "keys"'),
+      },
+    ]);
+    expect(await problems('apps/server/src/modules/keys/new-file.ts', text)).toEqual([]);
+  });
+
   it('fails in a module that owns no table; passes for type imports and outside modules/', async () => {
     const value = "import { users } from '../../db/schema';\nexport const table = users;\n";
     expect(await problems('apps/server/src/modules/staff/new-file.ts', value)).toHaveLength(1);
