@@ -70,7 +70,7 @@ const tableRestrictions = (module) => ({
   ],
 });
 const tableOwnerConfigs = [
-  // A module that owns no table (staff, customers-admin…) reaches every table through its owner's service.
+  // A module that owns no table (customers-admin…) reaches every table through its owner's service.
   { files: ['apps/server/src/modules/**/*.ts'], rules: tableRestrictions(null) },
   ...owners.map((owner) => ({ files: [`apps/server/src/modules/${owner}/**/*.ts`], rules: tableRestrictions(owner) })),
 ];

@@ -187,7 +187,7 @@ describe("ESLint's table-owner rule (eslint.config.js)", () => {
 
   it('fails in a module that owns no table; passes for type imports and outside modules/', async () => {
     const value = "import { users } from '../../db/schema';\nexport const table = users;\n";
-    expect(await problems('apps/server/src/modules/staff/new-file.ts', value)).toHaveLength(1);
+    expect(await problems('apps/server/src/modules/customers-admin/new-file.ts', value)).toHaveLength(1);
     expect(await problems('apps/server/src/modules/auth/new-file.ts', value)).toEqual([]);
     expect(
       await problems('apps/server/src/db/new-file.ts', "import { users } from './schema';\nexport const t = users;\n"),

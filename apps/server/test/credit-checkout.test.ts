@@ -52,7 +52,7 @@ beforeAll(async () => {
     retry: QUICK_SANDBOX_RETRY,
     deliver: async (raw, headers) => {
       walletEvents.push({ raw, headers });
-      const response = await t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload: raw });
+      const response = await t.app.inject({ method: 'POST', url: '/paypal/webhook', headers, payload: raw });
       return { statusCode: response.statusCode };
     },
   });
@@ -378,7 +378,7 @@ describe('buying a credit pack with PayPal (sandbox)', () => {
     const replays = walletEvents.filter((event) => event.raw.includes(order.id));
     await Promise.all(
       replays.map((event) =>
-        t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers: event.headers, payload: event.raw }),
+        t.app.inject({ method: 'POST', url: '/paypal/webhook', headers: event.headers, payload: event.raw }),
       ),
     );
     expect((await ledgerOf(buyer.id)).map((row) => [row.kind, row.amount, row.sourceRef])).toEqual([

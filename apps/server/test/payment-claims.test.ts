@@ -70,7 +70,7 @@ beforeAll(async () => {
     jobs,
     retry: { maxAttempts: 2, backoff: { baseMs: 10, maxMs: 10 } },
     deliver: async (raw, headers) => {
-      const response = await t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload: raw });
+      const response = await t.app.inject({ method: 'POST', url: '/paypal/webhook', headers, payload: raw });
       return { statusCode: response.statusCode };
     },
   });

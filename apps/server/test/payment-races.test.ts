@@ -57,7 +57,7 @@ beforeAll(async () => {
     jobs,
     retry: { maxAttempts: 3, backoff: { baseMs: 20, maxMs: 50 } },
     deliver: async (raw, headers) => {
-      const response = await t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload: raw });
+      const response = await t.app.inject({ method: 'POST', url: '/paypal/webhook', headers, payload: raw });
       return { statusCode: response.statusCode };
     },
   });

@@ -66,6 +66,7 @@ function webhook(
     event_type: type,
     resource: { id: 'CAPTURE', supplementary_data: { related_ids: { order_id: orderRef } } },
   });
+  // At the webhook's first path (issue 21: kept working); the dispute events below take /paypal/webhook.
   return t.app.inject({
     method: 'POST',
     url: '/stripe/paypal/webhook',
@@ -86,7 +87,7 @@ function disputeWebhook(type: string, dispute: FakePaypalDispute, transmissionId
   const raw = JSON.stringify({ id: `WH-${transmissionId}`, event_version: '1.0', event_type: type, resource: dispute });
   return t.app.inject({
     method: 'POST',
-    url: '/stripe/paypal/webhook',
+    url: '/paypal/webhook',
     headers: {
       'content-type': 'application/json',
       'paypal-auth-algo': 'SHA256withRSA',

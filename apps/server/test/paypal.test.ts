@@ -39,7 +39,7 @@ beforeAll(async () => {
     retry: QUICK_SANDBOX_RETRY,
     deliver: async (raw, headers) => {
       delivered.push({ raw, headers });
-      const response = await t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload: raw });
+      const response = await t.app.inject({ method: 'POST', url: '/paypal/webhook', headers, payload: raw });
       return { statusCode: response.statusCode };
     },
   });
@@ -71,8 +71,10 @@ const decide = (token: string, action: 'approve' | 'cancel') =>
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     payload: new URLSearchParams({ token, action }).toString(),
   });
-const sendWebhook = (raw: string, headers: Record<string, string>) =>
-  t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload: raw });
+/** PayPal's webhook: `/paypal/webhook`, or its first path under /stripe/ (issue 21: both kept, one handler). */
+const WEBHOOK_PATHS = ['/paypal/webhook', '/stripe/paypal/webhook'] as const;
+const sendWebhook = (raw: string, headers: Record<string, string>, url: string = WEBHOOK_PATHS[0]) =>
+  t.app.inject({ method: 'POST', url, headers, payload: raw });
 
 type Created = { order: { id: string }; approve_url: string; quote: Record<string, unknown> & { id: number } };
 
@@ -409,7 +411,7 @@ describe('POST /stripe/paypal/capture-order', () => {
   });
 });
 
-describe('POST /stripe/paypal/webhook', () => {
+describe('POST /paypal/webhook (and its first path, /stripe/paypal/webhook)', () => {
   const event = (type: string, orderRef: string, id = `WH-TEST-${Math.random().toString(36).slice(2)}`) =>
     JSON.stringify({
       id,
@@ -417,24 +419,27 @@ describe('POST /stripe/paypal/webhook', () => {
       resource: { id: 'CAPTURE1', supplementary_data: { related_ids: { order_id: orderRef } } },
     });
 
-  it('answers 400 to a bad or missing signature, a stale one, and a body that is not an event', async () => {
-    const raw = event('PAYMENT.CAPTURE.COMPLETED', 'AAAAAAAAAAAAAAAAA');
-    const forged = { ...signSandboxWalletEvent(raw, 'another secret', new Date()) };
-    const response = await sendWebhook(raw, forged);
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: 'Invalid webhook signature.', code: 'invalid_signature' });
-    expect((await sendWebhook(raw, { 'content-type': 'application/json' })).statusCode).toBe(400);
-    const stale = signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date(Date.now() - 3_600_000));
-    expect((await sendWebhook(raw, stale)).statusCode).toBe(400);
-    const tampered = signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date());
-    expect((await sendWebhook(raw.replace('CAPTURE1', 'CAPTURE2'), tampered)).statusCode).toBe(400);
-    const notJson = 'not json';
-    expect((await sendWebhook(notJson, signSandboxWalletEvent(notJson, WEBHOOK_SECRET, new Date()))).statusCode).toBe(
-      400,
-    );
-  });
+  it.each(WEBHOOK_PATHS)(
+    'answers 400 at %s to a bad or missing signature, a stale one, and a body that is not an event',
+    async (url) => {
+      const raw = event('PAYMENT.CAPTURE.COMPLETED', 'AAAAAAAAAAAAAAAAA');
+      const forged = { ...signSandboxWalletEvent(raw, 'another secret', new Date()) };
+      const response = await sendWebhook(raw, forged, url);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'Invalid webhook signature.', code: 'invalid_signature' });
+      expect((await sendWebhook(raw, { 'content-type': 'application/json' }, url)).statusCode).toBe(400);
+      const stale = signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date(Date.now() - 3_600_000));
+      expect((await sendWebhook(raw, stale, url)).statusCode).toBe(400);
+      const tampered = signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date());
+      expect((await sendWebhook(raw.replace('CAPTURE1', 'CAPTURE2'), tampered, url)).statusCode).toBe(400);
+      const notJson = 'not json';
+      expect(
+        (await sendWebhook(notJson, signSandboxWalletEvent(notJson, WEBHOOK_SECRET, new Date()), url)).statusCode,
+      ).toBe(400);
+    },
+  );
 
-  it('settles a captured order from PAYMENT.CAPTURE.COMPLETED and ignores a duplicate event', async () => {
+  it('settles a captured order from PAYMENT.CAPTURE.COMPLETED and ignores a duplicate event, at either path', async () => {
     const { ref, key } = await approvedOrder();
     // Captured at the wallet, the browser gone: only the webhook tells the portal.
     await t.db
@@ -446,7 +451,9 @@ describe('POST /stripe/paypal/webhook', () => {
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ received: true, duplicate: false });
     expect(await tierOf(key)).toBe('PRO');
-    const second = await sendWebhook(raw, signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date()));
+    // The same event at the first path is the same handler's duplicate.
+    const second = await sendWebhook(raw, signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date()), WEBHOOK_PATHS[1]);
+    expect(second.statusCode).toBe(200);
     expect(second.json()).toEqual({ received: true, duplicate: true });
     expect(
       await t.db
@@ -456,9 +463,9 @@ describe('POST /stripe/paypal/webhook', () => {
     ).toEqual([expect.objectContaining({ provider: 'paypal_sandbox', type: 'PAYMENT.CAPTURE.COMPLETED' })]);
   });
 
-  it('answers 200 and does nothing for other event types', async () => {
+  it.each(WEBHOOK_PATHS)('answers 200 at %s and does nothing for other event types', async (url) => {
     const raw = event('CHECKOUT.ORDER.APPROVED', 'AAAAAAAAAAAAAAAAA');
-    const response = await sendWebhook(raw, signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date()));
+    const response = await sendWebhook(raw, signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date()), url);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ received: true, duplicate: false });
   });

@@ -41,7 +41,7 @@ beforeAll(async () => {
     jobs,
     retry: QUICK_SANDBOX_RETRY,
     deliver: async (payload, headers) => {
-      const response = await t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload });
+      const response = await t.app.inject({ method: 'POST', url: '/paypal/webhook', headers, payload });
       return { statusCode: response.statusCode };
     },
   });

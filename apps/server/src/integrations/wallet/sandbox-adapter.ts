@@ -34,7 +34,7 @@ export interface SandboxWalletOptions {
   db: Db;
   /** Signs the sandbox's events and verifies them on the webhook route. */
   webhookSecret: string;
-  /** Hands a signed event to the portal's webhook route (`POST /stripe/paypal/webhook`); a non-2xx is retried. */
+  /** Hands a signed event to the portal's webhook route (`POST /paypal/webhook`); a non-2xx is retried. */
   deliver: (rawBody: string, headers: Record<string, string>) => Promise<{ statusCode: number }>;
   /** The job engine: each event is a durable `sandbox.wallet-event` job, enqueued with the change it announces. */
   jobs: Pick<Jobs, 'register' | 'enqueue' | 'nudge' | 'runUntilIdle'>;

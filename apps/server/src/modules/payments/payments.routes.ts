@@ -111,11 +111,14 @@ export async function paymentsRoutes(app: FastifyInstance) {
   await app.register(async (webhook) => {
     webhook.removeAllContentTypeParsers();
     webhook.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    registerRoute(webhook, paypal.paypalWebhook, async (_input, request) => {
-      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const { duplicate } = await wallet.handleWebhook(request.headers, raw);
-      return { received: true as const, duplicate };
-    });
+    // At /paypal/webhook, and at its first path under /stripe/ (issue 21): one handler, verified the same way.
+    for (const contract of [paypal.paypalWebhook, paypal.paypalWebhookAtStripePath]) {
+      registerRoute(webhook, contract, async (_input, request) => {
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const { duplicate } = await wallet.handleWebhook(request.headers, raw);
+        return { received: true as const, duplicate };
+      });
+    }
   });
 
   // Only while the wallet runs in the sandbox: the portal's own stand-in for PayPal's approval page (a plain HTML
