@@ -96,7 +96,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     return { statusCode: response.statusCode };
   };
   // The sandbox wallet's events likewise, through PayPal's webhook route.
-  const deliverWalletWebhook = async (rawBody: string, headers: Record<string, string>) => {
+  const deliverPaypalWebhook = async (rawBody: string, headers: Record<string, string>) => {
     const response = await app.inject({ method: 'POST', url: '/paypal/webhook', headers, payload: rawBody });
     return { statusCode: response.statusCode };
   };
@@ -106,7 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
       config,
       options.db,
       app.log,
-      { signer, listeningPort, deliverWebhook, deliverWalletWebhook },
+      { signer, listeningPort, deliverWebhook, deliverPaypalWebhook },
       options.adapters,
     ),
   );

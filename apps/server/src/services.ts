@@ -28,10 +28,10 @@ import { createCustomersAdminService } from './modules/customers-admin/customers
 import { createPaymentProvider } from './integrations/payments/create-payment-provider';
 import type { SandboxPaymentProvider } from './integrations/payments/sandbox-adapter';
 import type { StripePaymentProvider } from './integrations/payments/stripe-adapter';
-import { createWalletProvider } from './integrations/wallet/create-wallet-provider';
-import type { PaypalWalletProvider } from './integrations/wallet/paypal-adapter';
-import type { SandboxWalletProvider } from './integrations/wallet/sandbox-adapter';
-import { createWalletService } from './modules/payments/wallet.service';
+import { createPaypalProvider } from './integrations/paypal/create-paypal-provider';
+import type { PaypalApiProvider } from './integrations/paypal/paypal-api-adapter';
+import type { SandboxPaypalProvider } from './integrations/paypal/sandbox-adapter';
+import { createPaypalCheckoutService } from './modules/payments/paypal-checkout.service';
 import { createStaffOrdersService } from './modules/payments/staff-orders.service';
 import { createOrderHistory } from './modules/payments/order-history.service';
 import { createOrderSweeper, scheduleOrderSweeps } from './modules/payments/order-sweeper';
@@ -72,7 +72,7 @@ export interface Adapters {
   email?: EmailPort;
   storage?: StoragePort;
   payments?: StripePaymentProvider | SandboxPaymentProvider;
-  wallet?: PaypalWalletProvider | SandboxWalletProvider;
+  paypal?: PaypalApiProvider | SandboxPaypalProvider;
   vies?: VatNumberChecker;
   /** The euro reference rates (tests give the ECB adapter a clock of their own). */
   exchangeRates?: ExchangeRates;
@@ -99,7 +99,7 @@ export interface Runtime {
    */
   deliverWebhook: (rawBody: string, signatureHeader: string) => Promise<{ statusCode: number }>;
   /** The same for the sandbox wallet: its signed PayPal-shaped events to the PayPal webhook route. */
-  deliverWalletWebhook: (rawBody: string, headers: Record<string, string>) => Promise<{ statusCode: number }>;
+  deliverPaypalWebhook: (rawBody: string, headers: Record<string, string>) => Promise<{ statusCode: number }>;
 }
 
 export function createServices(
@@ -313,23 +313,23 @@ export function createServices(
     analytics,
     redeemLimits: { byUser: limits.tokenRedeemByUser, byIp: limits.tokenRedeemByIp },
   });
-  const walletProvider =
-    adapters.wallet ?? createWalletProvider(config.wallet, { db, jobs, deliver: runtime.deliverWalletWebhook });
-  const wallet = createWalletService({
+  const paypalProvider =
+    adapters.paypal ?? createPaypalProvider(config.wallet, { db, jobs, deliver: runtime.deliverPaypalWebhook });
+  const paypalCheckout = createPaypalCheckoutService({
     db,
-    wallet: walletProvider,
+    wallet: paypalProvider,
     core: payments.core,
     startLimit: limits.paymentStarts,
     publicUrl,
     log,
   });
   const orderHistory = createOrderHistory({ db, invoices, legacyOrders: auth });
-  const staffOrders = createStaffOrdersService({ db, card: paymentProvider, wallet: walletProvider, audit, auth, log });
+  const staffOrders = createStaffOrdersService({ db, card: paymentProvider, wallet: paypalProvider, audit, auth, log });
   const orderSweeper = createOrderSweeper({
     db,
     card: payments,
-    wallet,
-    walletProviders: ['paypal', 'paypal_sandbox'],
+    wallet: paypalCheckout,
+    paypalProviders: ['paypal', 'paypal_sandbox'],
     log,
   });
   // Recurring jobs, once per period across all processes (ADR 038): abandoned orders expire and interrupted captures
@@ -387,12 +387,12 @@ export function createServices(
     /** The sandbox's confirmation step, present only while payments run in the sandbox. */
     sandboxPayments: paymentProvider.name === 'sandbox' ? paymentProvider : null,
     /** PayPal (Orders v2) into the card path's orders and fulfilment. */
-    wallet,
-    walletProvider,
+    paypalCheckout,
+    paypalProvider,
     /** Staff's orders: the list and refunds asked of the provider (issue 12). */
     staffOrders,
     /** The sandbox wallet's approval page and refunds, present only while the wallet runs in the sandbox. */
-    sandboxWallet: walletProvider.name === 'paypal_sandbox' ? walletProvider : null,
+    sandboxPaypal: paypalProvider.name === 'paypal_sandbox' ? paypalProvider : null,
     audit,
     /** The credit ledger (grant, debit, clawback inside a caller's transaction), redeeming and store reports. */
     credits,
@@ -401,8 +401,6 @@ export function createServices(
     orderHistory,
     /** Staff "Keys and customers" (issue 12): search, a customer's page, actions on their keys. */
     customersAdmin,
-    /** The old receipt route answers the order's invoice (rendered from the invoice row). */
-    receipts: { render: async (order: { id: number }) => (await invoices.pdfForOrder(order.id)).pdf },
     /** Issue 13: the validation API, key health and sightings (ADR 031). */
     licenses,
     /** Writes buffered check-ins every few seconds (started and stopped with the app, app.ts). */

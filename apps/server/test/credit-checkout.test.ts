@@ -13,7 +13,7 @@ import {
   createSandboxPaymentProvider,
   type SandboxPaymentProvider,
 } from '../src/integrations/payments/sandbox-adapter';
-import { createSandboxWalletProvider, type SandboxWalletProvider } from '../src/integrations/wallet/sandbox-adapter';
+import { createSandboxPaypalProvider, type SandboxPaypalProvider } from '../src/integrations/paypal/sandbox-adapter';
 import { QUICK_SANDBOX_RETRY, testJobs } from './helpers/jobs';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
 import { GERMAN_CONSUMER } from './helpers/keys';
@@ -25,10 +25,10 @@ import { GERMAN_CONSUMER } from './helpers/keys';
 
 let t: TestApp;
 let cards: SandboxPaymentProvider;
-let wallet: SandboxWalletProvider;
+let wallet: SandboxPaypalProvider;
 /** Every event the sandboxes delivered, as sent, for the replay tests. */
 const cardEvents: { raw: string; signature: string }[] = [];
-const walletEvents: { raw: string; headers: Record<string, string> }[] = [];
+const paypalEvents: { raw: string; headers: Record<string, string> }[] = [];
 
 beforeAll(async () => {
   const { db } = await getTestDatabase();
@@ -45,18 +45,18 @@ beforeAll(async () => {
       return { statusCode: response.statusCode };
     },
   });
-  wallet = createSandboxWalletProvider({
+  wallet = createSandboxPaypalProvider({
     db,
     webhookSecret: 'paypal_sandbox_credit_checkout',
     jobs,
     retry: QUICK_SANDBOX_RETRY,
     deliver: async (raw, headers) => {
-      walletEvents.push({ raw, headers });
+      paypalEvents.push({ raw, headers });
       const response = await t.app.inject({ method: 'POST', url: '/paypal/webhook', headers, payload: raw });
       return { statusCode: response.statusCode };
     },
   });
-  t = await createTestApp({}, { payments: cards, wallet });
+  t = await createTestApp({}, { payments: cards, paypal: wallet });
 });
 
 let people = 0;
@@ -375,7 +375,7 @@ describe('buying a credit pack with PayPal (sandbox)', () => {
     expect(captures.map((response) => response.statusCode)).toEqual(Array.from({ length: 20 }, () => 200));
     expect(captures[0]!.json()).toMatchObject({ order: { kind: 'credit_pack', status: 'completed' }, key: null });
     await wallet.idle();
-    const replays = walletEvents.filter((event) => event.raw.includes(order.id));
+    const replays = paypalEvents.filter((event) => event.raw.includes(order.id));
     await Promise.all(
       replays.map((event) =>
         t.app.inject({ method: 'POST', url: '/paypal/webhook', headers: event.headers, payload: event.raw }),

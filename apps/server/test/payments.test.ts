@@ -161,6 +161,8 @@ describe('a LITE→REGULAR upgrade by card (sandbox), end to end', () => {
     expect(receipt.statusCode).toBe(200);
     expect(receipt.headers['content-type']).toBe('application/pdf');
     expect(receipt.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // The invoice itself, named as GET /invoices/:id/pdf names it (issue 21: no separate "receipt" document).
+    expect(receipt.headers['content-disposition']).toMatch(/^attachment; filename="keyport-invoice-\d{4}-\d{6}\.pdf"$/);
   });
 
   it('applies reverse charge for a German business with a VIES-valid German VAT ID: $120.00 in total', async () => {

@@ -13,10 +13,10 @@ import {
   upgradeOrders,
 } from '../src/db/schema';
 import {
-  createSandboxWalletProvider,
-  signSandboxWalletEvent,
-  type SandboxWalletProvider,
-} from '../src/integrations/wallet/sandbox-adapter';
+  createSandboxPaypalProvider,
+  signSandboxPaypalEvent,
+  type SandboxPaypalProvider,
+} from '../src/integrations/paypal/sandbox-adapter';
 import { QUICK_SANDBOX_RETRY, testJobs } from './helpers/jobs';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
 import { ownedKey, paypalOrderBody as body, tierOf as tierOfKey } from './helpers/keys';
@@ -24,7 +24,7 @@ import { ownedKey, paypalOrderBody as body, tierOf as tierOfKey } from './helper
 const WEBHOOK_SECRET = 'paypal_sandbox_test_secret';
 
 let t: TestApp;
-let wallet: SandboxWalletProvider;
+let wallet: SandboxPaypalProvider;
 /** Every event the sandbox wallet delivered, as it sent it, for the replay tests. */
 const delivered: { raw: string; headers: Record<string, string> }[] = [];
 
@@ -32,7 +32,7 @@ beforeAll(async () => {
   const { db } = await getTestDatabase();
   // The sandbox wallet exactly as services.ts builds it, with a known secret so the tests can sign events too; its
   // deliveries go through the app's own webhook route.
-  wallet = createSandboxWalletProvider({
+  wallet = createSandboxPaypalProvider({
     db,
     webhookSecret: WEBHOOK_SECRET,
     jobs: testJobs(db),
@@ -43,7 +43,7 @@ beforeAll(async () => {
       return { statusCode: response.statusCode };
     },
   });
-  t = await createTestApp({}, { wallet });
+  t = await createTestApp({}, { paypal: wallet });
 });
 
 let people = 0;
@@ -392,7 +392,7 @@ describe('POST /stripe/paypal/capture-order', () => {
     const replays = await Promise.all(
       [
         ...Array.from({ length: 5 }, () =>
-          sendWebhook(events[0]!.raw, signSandboxWalletEvent(events[0]!.raw, WEBHOOK_SECRET, new Date())),
+          sendWebhook(events[0]!.raw, signSandboxPaypalEvent(events[0]!.raw, WEBHOOK_SECRET, new Date())),
         ),
         ...Array.from({ length: 5 }, () => capture(token, ref)),
       ].sort(() => Math.random() - 0.5),
@@ -423,18 +423,18 @@ describe('POST /paypal/webhook (and its first path, /stripe/paypal/webhook)', ()
     'answers 400 at %s to a bad or missing signature, a stale one, and a body that is not an event',
     async (url) => {
       const raw = event('PAYMENT.CAPTURE.COMPLETED', 'AAAAAAAAAAAAAAAAA');
-      const forged = { ...signSandboxWalletEvent(raw, 'another secret', new Date()) };
+      const forged = { ...signSandboxPaypalEvent(raw, 'another secret', new Date()) };
       const response = await sendWebhook(raw, forged, url);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: 'Invalid webhook signature.', code: 'invalid_signature' });
       expect((await sendWebhook(raw, { 'content-type': 'application/json' }, url)).statusCode).toBe(400);
-      const stale = signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date(Date.now() - 3_600_000));
+      const stale = signSandboxPaypalEvent(raw, WEBHOOK_SECRET, new Date(Date.now() - 3_600_000));
       expect((await sendWebhook(raw, stale, url)).statusCode).toBe(400);
-      const tampered = signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date());
+      const tampered = signSandboxPaypalEvent(raw, WEBHOOK_SECRET, new Date());
       expect((await sendWebhook(raw.replace('CAPTURE1', 'CAPTURE2'), tampered, url)).statusCode).toBe(400);
       const notJson = 'not json';
       expect(
-        (await sendWebhook(notJson, signSandboxWalletEvent(notJson, WEBHOOK_SECRET, new Date()), url)).statusCode,
+        (await sendWebhook(notJson, signSandboxPaypalEvent(notJson, WEBHOOK_SECRET, new Date()), url)).statusCode,
       ).toBe(400);
     },
   );
@@ -447,12 +447,12 @@ describe('POST /paypal/webhook (and its first path, /stripe/paypal/webhook)', ()
       .set({ status: 'COMPLETED', captureId: `CAP${ref.slice(3)}`, captureStatus: 'COMPLETED', capturedCents: 38080 })
       .where(eq(sandboxPaypalOrders.id, ref));
     const raw = event('PAYMENT.CAPTURE.COMPLETED', ref, `WH-DUP-${ref}`);
-    const first = await sendWebhook(raw, signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date()));
+    const first = await sendWebhook(raw, signSandboxPaypalEvent(raw, WEBHOOK_SECRET, new Date()));
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ received: true, duplicate: false });
     expect(await tierOf(key)).toBe('PRO');
     // The same event at the first path is the same handler's duplicate.
-    const second = await sendWebhook(raw, signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date()), WEBHOOK_PATHS[1]);
+    const second = await sendWebhook(raw, signSandboxPaypalEvent(raw, WEBHOOK_SECRET, new Date()), WEBHOOK_PATHS[1]);
     expect(second.statusCode).toBe(200);
     expect(second.json()).toEqual({ received: true, duplicate: true });
     expect(
@@ -465,7 +465,7 @@ describe('POST /paypal/webhook (and its first path, /stripe/paypal/webhook)', ()
 
   it.each(WEBHOOK_PATHS)('answers 200 at %s and does nothing for other event types', async (url) => {
     const raw = event('CHECKOUT.ORDER.APPROVED', 'AAAAAAAAAAAAAAAAA');
-    const response = await sendWebhook(raw, signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date()), url);
+    const response = await sendWebhook(raw, signSandboxPaypalEvent(raw, WEBHOOK_SECRET, new Date()), url);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ received: true, duplicate: false });
   });

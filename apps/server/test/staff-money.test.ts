@@ -5,7 +5,7 @@ import {
   createSandboxPaymentProvider,
   type SandboxPaymentProvider,
 } from '../src/integrations/payments/sandbox-adapter';
-import { createSandboxWalletProvider, type SandboxWalletProvider } from '../src/integrations/wallet/sandbox-adapter';
+import { createSandboxPaypalProvider, type SandboxPaypalProvider } from '../src/integrations/paypal/sandbox-adapter';
 import { GERMAN_CONSUMER, ownedKey, paypalOrderBody, tierOf as tierOfKey } from './helpers/keys';
 import { QUICK_SANDBOX_RETRY, testJobs } from './helpers/jobs';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
@@ -13,7 +13,7 @@ import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './he
 /** Issue 12: staff's orders (and refunds through the provider), upgrade tokens and catalogue writes. */
 let t: TestApp;
 let card: SandboxPaymentProvider;
-let wallet: SandboxWalletProvider;
+let wallet: SandboxPaypalProvider;
 
 beforeAll(async () => {
   const { db } = await getTestDatabase();
@@ -35,7 +35,7 @@ beforeAll(async () => {
       return { statusCode: response.statusCode };
     },
   });
-  wallet = createSandboxWalletProvider({
+  wallet = createSandboxPaypalProvider({
     db,
     webhookSecret: 'paypal_staff_money',
     jobs,
@@ -45,7 +45,7 @@ beforeAll(async () => {
       return { statusCode: response.statusCode };
     },
   });
-  t = await createTestApp({}, { payments: card, wallet });
+  t = await createTestApp({}, { payments: card, paypal: wallet });
 });
 
 let people = 0;

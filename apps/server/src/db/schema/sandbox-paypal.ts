@@ -1,11 +1,11 @@
-/** integrations/wallet (sandbox adapter): the PayPal sandbox's orders. */
+/** integrations/paypal (sandbox adapter): the PayPal sandbox's orders. */
 import { sql } from 'drizzle-orm';
 import { check, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import type { SandboxDispute } from './sandbox-payments';
 
 /**
- * The sandbox wallet's own orders (integrations/wallet/sandbox-adapter): what PayPal would keep on its side (Orders v2
+ * The sandbox wallet's own orders (integrations/paypal/sandbox-adapter): what PayPal would keep on its side (Orders v2
  * statuses, the capture, refunds). Nothing else reads it.
  */
 export const sandboxPaypalOrders = pgTable(

@@ -373,7 +373,7 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
 
     completeMissingEurLines,
 
-    /** The invoice of an order the caller already proved is theirs (the receipt route); 404 when never invoiced. */
+    /** The invoice of an order the caller already proved is theirs (by order: GET /upgrades/orders/:id/receipt); 404 when never invoiced. */
     async pdfForOrder(orderId: number) {
       const invoice = await repo.findByOrder(db, orderId, 'invoice');
       if (!invoice) throw notFound('This order has no invoice.', 'invoice_not_found');

@@ -162,7 +162,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
   return {
     publishableKey: () => provider.publishableKey,
 
-    /** What the wallet (modules/payments/wallet.service) shares with the card path: one quote, order and fulfilment. */
+    /** What the wallet (modules/payments/paypal-checkout.service) shares with the card path: one quote, order and fulfilment. */
     core: {
       quoteFor,
       quotePackFor,

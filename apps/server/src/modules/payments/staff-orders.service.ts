@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import type { DisputeState, UpgradeOrderStatus } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../http/errors';
 import { PaymentProviderError, type PaymentProvider } from '../../integrations/payments/port';
-import { WalletProviderError, type WalletProvider } from '../../integrations/wallet/port';
+import { PaypalProviderError, type PaypalProvider } from '../../integrations/paypal/port';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService } from '../auth/auth.service';
 import * as repo from './payments.repo';
@@ -29,7 +29,7 @@ const REFUNDABLE: UpgradeOrderStatus[] = ['completed', 'disputed'];
 export interface StaffOrdersServiceDeps {
   db: Db;
   card: PaymentProvider;
-  wallet: WalletProvider;
+  wallet: PaypalProvider;
   audit: Pick<AuditService, 'record'>;
   auth: Pick<AuthService, 'emailsOf'>;
   log: FastifyBaseLogger;
@@ -87,7 +87,7 @@ export function createStaffOrdersService({ db, card, wallet, audit, auth, log }:
     try {
       await ask();
     } catch (error) {
-      if (error instanceof PaymentProviderError || error instanceof WalletProviderError) {
+      if (error instanceof PaymentProviderError || error instanceof PaypalProviderError) {
         log.warn({ err: error, orderId: order.id }, 'the provider did not take a staff refund');
         throw new AppError(502, REFUND_FAILED, 'provider_refund_failed');
       }

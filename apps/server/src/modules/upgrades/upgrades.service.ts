@@ -414,6 +414,6 @@ function toPurchasedUpgrade(row: repo.PurchasedUpgradeRow): PurchasedUpgrade {
     payment_completed_at: row.paymentCompletedAt?.toISOString() ?? null,
     processing_error: null,
     upgrade_processed_at: row.upgradeProcessedAt.toISOString(),
-    receipt_url: row.orderId === null ? null : `/upgrades/orders/${row.orderId}/receipt`,
+    invoice_url: row.orderId === null ? null : `/upgrades/orders/${row.orderId}/receipt`,
   };
 }

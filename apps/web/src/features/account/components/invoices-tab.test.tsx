@@ -30,7 +30,7 @@ const token: PurchasedUpgrade = {
   payment_completed_at: null,
   processing_error: null,
   upgrade_processed_at: '2026-01-15T10:00:00.000Z',
-  receipt_url: null,
+  invoice_url: null,
 };
 const noUpgrades = { stripe_upgrades: [], l2p_upgrade_tokens: [], lite_upgrade_tokens: [], regular_upgrade_tokens: [] };
 const invoice = {
