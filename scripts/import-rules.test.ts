@@ -174,7 +174,7 @@ describe("ESLint's table-owner rule (eslint.config.js)", () => {
     expect(payments!.message).toContain('These tables belong to module "payments"');
   });
 
-  it("fails the same on a table imported from its schema file, db/schema/<owner> (issue 21)", async () => {
+  it('fails the same on a table imported from its schema file, db/schema/<owner> (issue 21)', async () => {
     const text = "import { licenseKeys } from '../../db/schema/keys';\nexport const table = licenseKeys;\n";
     expect(await problems('apps/server/src/modules/credits/new-file.ts', text)).toEqual([
       {
