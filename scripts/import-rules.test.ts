@@ -162,9 +162,9 @@ describe("ESLint's table-owner rule (eslint.config.js)", () => {
 
   it("fails when a module imports another module's table, naming its owner", async () => {
     const text =
-      "import { creditLedger, licenseKeys, upgradeOrders } from '../../db/schema';\nexport const tables = [creditLedger, licenseKeys, upgradeOrders];\n";
+      "import { creditLedger, licenseKeys, orders } from '../../db/schema';\nexport const tables = [creditLedger, licenseKeys, orders];\n";
     expect(await problems('apps/server/src/modules/credits/new-file.ts', text)).toEqual(
-      ['licenseKeys', 'upgradeOrders'].map((table) => ({
+      ['licenseKeys', 'orders'].map((table) => ({
         ruleId: '@typescript-eslint/no-restricted-imports',
         message: expect.stringContaining(`'${table}' import from '../../db/schema' is restricted`),
       })),
@@ -193,7 +193,7 @@ describe("ESLint's table-owner rule (eslint.config.js)", () => {
       await problems('apps/server/src/db/new-file.ts', "import { users } from './schema';\nexport const t = users;\n"),
     ).toEqual([]);
     const types =
-      "import type { upgradeOrders } from '../../db/schema';\nimport { type users } from '../../db/schema';\nexport type Rows = typeof upgradeOrders.$inferSelect | typeof users.$inferSelect;\n";
+      "import type { orders } from '../../db/schema';\nimport { type users } from '../../db/schema';\nexport type Rows = typeof orders.$inferSelect | typeof users.$inferSelect;\n";
     expect(await problems('apps/server/src/modules/invoices/new-file.ts', types)).toEqual([]);
   });
 });

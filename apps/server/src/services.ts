@@ -34,6 +34,7 @@ import type { SandboxPaypalProvider } from './integrations/paypal/sandbox-adapte
 import { createPaypalCheckoutService } from './modules/payments/paypal-checkout.service';
 import { createStaffOrdersService } from './modules/payments/staff-orders.service';
 import { createOrderHistory } from './modules/payments/order-history.service';
+import { createOrderDates } from './modules/payments/order-dates.service';
 import { createOrderSweeper, scheduleOrderSweeps } from './modules/payments/order-sweeper';
 import { createVatChecker } from './integrations/vies/create-vat-checker';
 import { createExchangeRates } from './integrations/exchange-rates/create-exchange-rates';
@@ -160,7 +161,10 @@ export function createServices(
   const publicUrl = () =>
     config.publicUrl ??
     `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${runtime.listeningPort() ?? config.port}`;
+  // `/auth/me`'s legacy order dates, read from the payments module's orders table (built first: auth is needed by most).
+  const orderDates = createOrderDates({ db });
   const auth = createAuthService({
+    orderDates,
     db,
     outbox,
     publicUrl,
@@ -323,7 +327,7 @@ export function createServices(
     publicUrl,
     log,
   });
-  const orderHistory = createOrderHistory({ db, invoices, legacyOrders: auth });
+  const orderHistory = createOrderHistory({ db, invoices });
   const staffOrders = createStaffOrdersService({ db, card: paymentProvider, wallet: paypalProvider, audit, auth, log });
   const orderSweeper = createOrderSweeper({
     db,

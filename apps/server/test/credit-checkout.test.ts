@@ -7,7 +7,7 @@ import {
   creditPacks,
   emailOutbox,
   invoices,
-  upgradeOrders,
+  orders,
 } from '../src/db/schema';
 import {
   createSandboxPaymentProvider,
@@ -119,7 +119,7 @@ async function accountOf(userId: number) {
   const [account] = await t.db.select().from(creditAccounts).where(eq(creditAccounts.userId, userId));
   return { balance: account?.balance ?? 0, owed: account?.owed ?? 0 };
 }
-const orderById = async (id: number) => (await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, id)))[0]!;
+const orderById = async (id: number) => (await t.db.select().from(orders).where(eq(orders.id, id)))[0]!;
 
 /** A team member who paid for the 12-credit pack by sandbox card (start → confirm → webhook), settled. */
 async function paidByCard() {
@@ -336,7 +336,7 @@ describe('buying a credit pack by card (sandbox)', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'price_mismatch' });
     }
-    expect(await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.userId, buyer.id))).toHaveLength(0);
+    expect(await t.db.select().from(orders).where(eq(orders.userId, buyer.id))).toHaveLength(0);
   });
 
   it('refuses customers (403 team_only) and anonymous callers (401) on both checkout routes', async () => {
@@ -350,7 +350,7 @@ describe('buying a credit pack by card (sandbox)', () => {
     for (const url of ['/credits/checkout/payment-intents', '/credits/checkout/paypal/create-order']) {
       expect((await t.app.inject({ method: 'POST', url, payload: packBody(pack) })).statusCode).toBe(401);
     }
-    expect(await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.userId, customer.id))).toHaveLength(0);
+    expect(await t.db.select().from(orders).where(eq(orders.userId, customer.id))).toHaveLength(0);
   });
 
   it('another user cannot sync the order', async () => {

@@ -2,11 +2,12 @@
  * Settings → Invoices (issue 21): GET /orders is one list of the caller's orders — license upgrades and credit packs
  * from the one orders table, each with its invoice, and the legacy store's orders — on a real database. Before, a team
  * member with two paid invoices saw "No purchases yet" (the tab read only the legacy orders) and the demo user saw
- * "Order #1" twice (one number from each table).
+ * "Order #1" twice (one number from each table); since migration 0016 the legacy orders are rows of the one table.
  */
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MyOrder } from '@keyport/shared/contracts/invoices';
+import { legacyOrderValues } from '../src/db/legacy-orders';
 import { creditPacks, orders } from '../src/db/schema';
 import {
   createSandboxPaymentProvider,
@@ -146,12 +147,23 @@ describe('GET /orders', () => {
     ]);
   });
 
-  it("lists the legacy store's orders once each, with no number of their own, by date among the paid ones", async () => {
+  it("lists the legacy store's orders once each, numbered in the one table, by date among the paid ones", async () => {
     const buyer = await newUser();
-    await t.db.insert(orders).values([
-      { userId: buyer.id, description: 'Theme license', createdAt: new Date('2024-03-01T00:00:00Z') },
-      { userId: buyer.id, description: 'Theme license renewal', createdAt: new Date('2025-03-01T00:00:00Z') },
-    ]);
+    const legacyIds = await t.db
+      .insert(orders)
+      .values([
+        legacyOrderValues({
+          userId: buyer.id,
+          description: 'Theme license',
+          createdAt: new Date('2024-03-01T00:00:00Z'),
+        }),
+        legacyOrderValues({
+          userId: buyer.id,
+          description: 'Theme license renewal',
+          createdAt: new Date('2025-03-01T00:00:00Z'),
+        }),
+      ])
+      .returning({ id: orders.id });
     const upgradeId = await paid(buyer.token, await startUpgrade(buyer.token, await ownedKey(t, buyer.id, 'LITE')));
 
     const list = (await myOrders(buyer.token)).json<{ orders: MyOrder[] }>().orders;
@@ -177,7 +189,7 @@ describe('GET /orders', () => {
       },
       {
         kind: 'legacy',
-        id: null,
+        id: legacyIds[1]!.id,
         description: 'Theme license renewal',
         created_at: '2025-03-01T00:00:00.000Z',
         total: null,
@@ -186,7 +198,7 @@ describe('GET /orders', () => {
       },
       {
         kind: 'legacy',
-        id: null,
+        id: legacyIds[0]!.id,
         description: 'Theme license',
         created_at: '2024-03-01T00:00:00.000Z',
         total: null,

@@ -6,7 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxPaypalOrders, sandboxPayments, upgradeOrders, upgradeTokens } from '../src/db/schema';
+import { sandboxPaypalOrders, sandboxPayments, orders, upgradeTokens } from '../src/db/schema';
 import {
   createSandboxPaymentProvider,
   type SandboxPaymentProvider,
@@ -149,7 +149,7 @@ const confirm = (token: string, ref: string) =>
 const sync = (token: string, ref: string) =>
   t.app.inject({ method: 'POST', url: `/stripe/payment-intents/${ref}/sync`, headers: auth(token) });
 
-const ordersOf = (key: string) => t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key));
+const ordersOf = (key: string) => t.db.select().from(orders).where(eq(orders.licenseKey, key));
 const paypalOrder = async (ref: string) =>
   (await t.db.select().from(sandboxPaypalOrders).where(eq(sandboxPaypalOrders.id, ref)))[0]!;
 const cardPayment = async (ref: string) =>

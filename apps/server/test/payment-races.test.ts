@@ -13,7 +13,7 @@ import {
   licenseKeyTierChanges,
   sandboxPaypalOrders,
   sandboxPayments,
-  upgradeOrders,
+  orders,
   upgradeTokens,
 } from '../src/db/schema';
 import {
@@ -198,8 +198,8 @@ async function race(shape: RaceShape) {
   await card.idle();
   await wallet.idle();
 
-  const orders = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key));
-  const orderIds = orders.map((order) => String(order.id));
+  const keyOrders = await t.db.select().from(orders).where(eq(orders.licenseKey, key));
+  const orderIds = keyOrders.map((order) => String(order.id));
   const cardPayments = (await t.db.select().from(sandboxPayments)).filter((row) =>
     orderIds.includes(row.metadata.order_id ?? ''),
   );
@@ -214,7 +214,7 @@ async function race(shape: RaceShape) {
     .where(eq(licenseKeyTierChanges.licenseKeyId, keyRow!.id));
   const spent = await t.db.select().from(upgradeTokens).where(eq(upgradeTokens.usedOnKeyId, keyRow!.id));
   const statuses: Record<string, number> = {};
-  for (const order of orders) statuses[order.status] = (statuses[order.status] ?? 0) + 1;
+  for (const order of keyOrders) statuses[order.status] = (statuses[order.status] ?? 0) + 1;
   const figures = {
     race: shape.name,
     actors: shape.cards + shape.paypals + shape.tokens + shape.finishers,

@@ -10,7 +10,7 @@ import {
   paymentWebhookEvents,
   purchasedUpgrades,
   sandboxPaypalOrders,
-  upgradeOrders,
+  orders,
 } from '../src/db/schema';
 import {
   createSandboxPaypalProvider,
@@ -115,7 +115,7 @@ describe('LITE→PRO through the sandbox approval page, end to end', () => {
     expect(approve_url).toBe(`/sandbox/paypal/checkout?token=${order.id}`);
     // $320 LITE→PRO with German VAT (19 %), computed on the server.
     expect(quote).toMatchObject({ status: 'pending', from: 'LITE', to: 'PRO', base_amount: 32000, vat_amount: 6080 });
-    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, quote.id));
+    const [row] = await t.db.select().from(orders).where(eq(orders.id, quote.id));
     expect(row).toMatchObject({ provider: 'paypal_sandbox', providerPaymentId: order.id, totalAmountCents: 38080 });
     const [standIn] = await t.db.select().from(sandboxPaypalOrders).where(eq(sandboxPaypalOrders.id, order.id));
     expect(standIn).toMatchObject({
@@ -260,7 +260,7 @@ describe('POST /stripe/paypal/create-order: the card path checks', () => {
     const other = await newUser();
     const response = await createOrder(other.token, body(key));
     expect(response.statusCode).toBe(404);
-    expect(await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key))).toHaveLength(0);
+    expect(await t.db.select().from(orders).where(eq(orders.licenseKey, key))).toHaveLength(0);
   });
 
   it("refuses a price id that is not the path's, a PRO key, and a bad body", async () => {
@@ -285,7 +285,7 @@ describe('POST /stripe/paypal/create-order: the card path checks', () => {
     expect(badEmail.json()).toMatchObject({ error: 'Enter a valid email address' });
     const otherCountry = await createOrder(token, body(key, { country_code: 'FR' }));
     expect(otherCountry.statusCode).toBe(400);
-    expect(await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key))).toHaveLength(0);
+    expect(await t.db.select().from(orders).where(eq(orders.licenseKey, key))).toHaveLength(0);
     expect(
       (await t.app.inject({ method: 'POST', url: '/stripe/paypal/create-order', payload: body(key) })).statusCode,
     ).toBe(401);
@@ -308,8 +308,8 @@ describe('POST /stripe/paypal/create-order: the card path checks', () => {
     expect(first.json<Created>().order.id).toBe(second.json<Created>().order.id);
     const business = await createOrder(token, body(key, { company_name: 'Kunde GmbH', vat_id: 'DE 123 456 789' }));
     expect(business.json<Created>().order.id).not.toBe(first.json<Created>().order.id);
-    const orders = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key));
-    expect(orders.map((order) => order.status).sort()).toEqual(['pending', 'superseded']);
+    const keyOrders = await t.db.select().from(orders).where(eq(orders.licenseKey, key));
+    expect(keyOrders.map((order) => order.status).sort()).toEqual(['pending', 'superseded']);
     // The superseded order is never captured, even when approved.
     await decide(first.json<Created>().order.id, 'approve');
     const old = await capture(token, first.json<Created>().order.id);
@@ -341,8 +341,8 @@ describe('POST /stripe/paypal/create-order: the card path checks', () => {
       },
     });
     expect(card.statusCode).toBe(200);
-    const orders = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key));
-    expect(orders.map((order) => [order.provider, order.status]).sort()).toEqual([
+    const keyOrders = await t.db.select().from(orders).where(eq(orders.licenseKey, key));
+    expect(keyOrders.map((order) => [order.provider, order.status]).sort()).toEqual([
       ['paypal_sandbox', 'superseded'],
       ['sandbox', 'pending'],
     ]);
@@ -368,7 +368,7 @@ describe('POST /stripe/paypal/capture-order', () => {
     const response = await capture(token, ref);
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({ error: 'Capture failed', code: 'amount_mismatch' });
-    const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.providerPaymentId, ref));
+    const [order] = await t.db.select().from(orders).where(eq(orders.providerPaymentId, ref));
     expect(order).toMatchObject({ status: 'review' });
     expect(order!.processingError).toContain('does not match');
     const [standIn] = await t.db.select().from(sandboxPaypalOrders).where(eq(sandboxPaypalOrders.id, ref));
@@ -481,13 +481,13 @@ describe('refunds through PAYMENT.CAPTURE.REFUNDED', () => {
     await wallet.refundCapture(ref, 1_000);
     await wallet.idle();
     expect(await tierOf(key)).toBe('PRO');
-    const [partial] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.providerPaymentId, ref));
+    const [partial] = await t.db.select().from(orders).where(eq(orders.providerPaymentId, ref));
     expect(partial!.status).toBe('completed');
 
     await wallet.refundCapture(ref, 37_080);
     await wallet.idle();
     expect(await tierOf(key)).toBe('LITE');
-    const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.providerPaymentId, ref));
+    const [order] = await t.db.select().from(orders).where(eq(orders.providerPaymentId, ref));
     expect(order!.status).toBe('refunded');
     await expect(wallet.refundCapture(ref, 1)).rejects.toThrow(/greater than what remains/);
   });
@@ -504,7 +504,7 @@ describe('refunds through PAYMENT.CAPTURE.REFUNDED', () => {
     await t.db.update(licenseKeys).set({ tier: 'PRO' }).where(eq(licenseKeys.apiKey, key));
     await wallet.refundCapture(ref, 14_280);
     await wallet.idle();
-    const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.providerPaymentId, ref));
+    const [order] = await t.db.select().from(orders).where(eq(orders.providerPaymentId, ref));
     expect(order!.status).toBe('refunded');
     expect(await tierOf(key)).toBe('PRO');
   });

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, upgradeOrders } from '../src/db/schema';
+import { auditLog, orders } from '../src/db/schema';
 import {
   createSandboxPaymentProvider,
   type SandboxPaymentProvider,
@@ -255,7 +255,7 @@ describe('POST /staff/orders/:id/refund', () => {
     expect(asked.statusCode).toBe(202);
     await card.idle();
     expect(await tierOf(order.key)).toBe('LITE');
-    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, order.orderId));
+    const [row] = await t.db.select().from(orders).where(eq(orders.id, order.orderId));
     expect(row!.status).toBe('refunded');
 
     const audits = (await staffRows('order.refund_requested')).filter(
@@ -289,7 +289,7 @@ describe('POST /staff/orders/:id/refund', () => {
     expect(asked.json()).toMatchObject({ order: { id: order.orderId, method: 'paypal' } });
     await wallet.idle();
     expect(await tierOf(order.key)).toBe('LITE');
-    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, order.orderId));
+    const [row] = await t.db.select().from(orders).where(eq(orders.id, order.orderId));
     expect(row!.status).toBe('refunded');
   });
 
@@ -322,7 +322,7 @@ describe('POST /staff/orders/:id/refund', () => {
     );
     for (const answer of answers) expect([202, 409]).toContain(answer.statusCode);
     await card.idle();
-    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, order.orderId));
+    const [row] = await t.db.select().from(orders).where(eq(orders.id, order.orderId));
     expect(row!.status).toBe('refunded');
     const payment = await card.retrievePayment(row!.providerPaymentId!);
     expect(payment!.refundedCents).toBe(row!.totalAmountCents);

@@ -63,12 +63,12 @@ export const getInvoicePdf = defineContract({
 
 /**
  * One of the caller's orders in Settings → Invoices (issue 21): a paid order of the one orders table (a license
- * upgrade or a credit pack) with its invoice and credit notes, or an order of the legacy store (`legacy`: no number,
- * amount or document; its description and date only).
+ * upgrade or a credit pack) with its invoice and credit notes, or an order of the legacy store (`legacy`: its number,
+ * description and date only; no amount or document).
  */
 export const MyOrderSchema = z.object({
   kind: z.enum(['upgrade', 'credit_pack', 'legacy']),
-  /** The order number (`Order #id`); null on a legacy order. */
+  /** The order number (`Order #id`); null only for an order without one. */
   id: z.nullable(z.int()),
   /** What was bought: 'License upgrade LITE to PRO', '10 credits', or a legacy order's description. */
   description: z.string(),

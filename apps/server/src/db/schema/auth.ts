@@ -1,4 +1,4 @@
-/** modules/auth: accounts, sessions, password resets, and the legacy store's orders. */
+/** modules/auth: accounts, sessions, password resets. */
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
@@ -44,16 +44,3 @@ export const passwordResets = pgTable('password_resets', {
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: createdAt(),
 });
-
-export const orders = pgTable(
-  'orders',
-  {
-    id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    description: text('description').notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index('orders_user_idx').on(t.userId)],
-);

@@ -16,7 +16,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { users } from './auth';
-import { upgradeOrders } from './payments';
+import { orders } from './payments';
 
 /**
  * The last number given per document series and calendar year (modules/invoices): advanced with one conditional
@@ -52,7 +52,7 @@ export const invoices = pgTable(
     number: text('number').notNull(),
     orderId: integer('order_id')
       .notNull()
-      .references(() => upgradeOrders.id, { onDelete: 'restrict' }),
+      .references(() => orders.id, { onDelete: 'restrict' }),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),

@@ -20,13 +20,14 @@ import { creditPacks } from './credits';
 import { licenseKeys } from './keys';
 
 /**
- * A paid order (modules/payments): an upgrade of one key (`kind` 'upgrade') or a pack of credits (`kind`
- * 'credit_pack', issue 11): the amounts the server computed, the billing snapshot and VAT evidence, and the
- * provider's payment. At most one pending upgrade order per key and one pending credit-pack order per user. The table
- * keeps its first name (ADR 022).
+ * Every order (modules/payments): an upgrade of one key (`kind` 'upgrade'), a pack of credits (`kind` 'credit_pack',
+ * issue 11) — the amounts the server computed, the billing snapshot and VAT evidence, and the provider's payment — or an
+ * order of the legacy store (`kind` 'legacy': its description and date only, amounts 0; issue 21, ADR 044: copied
+ * from auth's former `orders` table). At most one pending upgrade order per key and one pending credit-pack order per
+ * user. Named `upgrade_orders` until issue 21.
  */
-export const upgradeOrders = pgTable(
-  'upgrade_orders',
+export const orders = pgTable(
+  'orders',
   {
     id: serial('id').primaryKey(),
     kind: text('kind').$type<OrderKind>().notNull().default('upgrade'),
@@ -43,6 +44,8 @@ export const upgradeOrders = pgTable(
     /** Credit-pack orders only: the pack and the credits it grants (a snapshot: staff may reprice the pack). */
     creditPackId: integer('credit_pack_id').references((): AnyPgColumn => creditPacks.id, { onDelete: 'restrict' }),
     credits: integer('credits'),
+    /** Legacy orders only: what the legacy store sold. */
+    description: text('description'),
     priceId: text('price_id').notNull(),
     currency: text('currency').notNull().default('usd'),
     baseAmountCents: integer('base_amount_cents').notNull(),
@@ -78,39 +81,45 @@ export const upgradeOrders = pgTable(
     disputeRef: text('dispute_ref'),
   },
   (t) => [
-    check('upgrade_orders_total', sql`${t.totalAmountCents} = ${t.baseAmountCents} + ${t.vatAmountCents}`),
-    check('upgrade_orders_amounts', sql`${t.baseAmountCents} > 0 and ${t.vatAmountCents} >= 0`),
+    check('orders_total', sql`${t.totalAmountCents} = ${t.baseAmountCents} + ${t.vatAmountCents}`),
     check(
-      'upgrade_orders_status',
+      'orders_amounts',
+      sql`(${t.kind} <> 'legacy' and ${t.baseAmountCents} > 0 and ${t.vatAmountCents} >= 0)
+       or (${t.kind} = 'legacy' and ${t.baseAmountCents} = 0 and ${t.vatAmountCents} = 0)`,
+    ),
+    check(
+      'orders_status',
       sql`${t.status} in ('pending', 'capturing', 'superseded', 'void', 'expired', 'completed', 'needs_refund', 'review', 'refunded', 'disputed', 'charged_back')`,
     ),
     check(
-      'upgrade_orders_dispute_state',
+      'orders_dispute_state',
       sql`${t.disputeState} is null or ${t.disputeState} in ('open', 'funds_withdrawn', 'won', 'lost')`,
     ),
     check(
-      'upgrade_orders_kind_fields',
+      'orders_kind_fields',
       sql`(${t.kind} = 'upgrade' and ${t.licenseKeyId} is not null and ${t.licenseKey} is not null
             and ${t.path} is not null and ${t.fromTier} is not null and ${t.toTier} is not null
-            and ${t.creditPackId} is null and ${t.credits} is null)
+            and ${t.creditPackId} is null and ${t.credits} is null and ${t.description} is null)
        or (${t.kind} = 'credit_pack' and ${t.creditPackId} is not null and ${t.credits} > 0
-            and ${t.licenseKeyId} is null and ${t.path} is null)`,
+            and ${t.licenseKeyId} is null and ${t.path} is null and ${t.description} is null)
+       or (${t.kind} = 'legacy' and ${t.description} is not null and ${t.licenseKeyId} is null and ${t.path} is null
+            and ${t.creditPackId} is null and ${t.credits} is null)`,
     ),
-    uniqueIndex('upgrade_orders_provider_payment_unique').on(t.provider, t.providerPaymentId),
+    uniqueIndex('orders_provider_payment_unique').on(t.provider, t.providerPaymentId),
     // One open order per key (per user for packs): waiting for its payment, or claimed for capture (ADR 035).
-    uniqueIndex('upgrade_orders_one_pending_per_key')
+    uniqueIndex('orders_one_pending_per_key')
       .on(t.licenseKeyId)
       .where(sql`${t.status} in ('pending', 'capturing') and ${t.kind} = 'upgrade'`),
-    uniqueIndex('upgrade_orders_one_pending_credit_pack_per_user')
+    uniqueIndex('orders_one_pending_credit_pack_per_user')
       .on(t.userId)
       .where(sql`${t.status} in ('pending', 'capturing') and ${t.kind} = 'credit_pack'`),
     // The sweeper's look-ups (abandoned pending orders, stale captures).
-    index('upgrade_orders_status_updated_idx').on(t.status, t.updatedAt),
-    index('upgrade_orders_user_idx').on(t.userId, t.id),
+    index('orders_status_updated_idx').on(t.status, t.updatedAt),
+    index('orders_user_idx').on(t.userId, t.id),
   ],
 );
 
-export type OrderKind = 'upgrade' | 'credit_pack';
+export type OrderKind = 'upgrade' | 'credit_pack' | 'legacy';
 
 /** Webhook deliveries already processed, per provider (modules/payments): the dedupe of replays. */
 export const paymentWebhookEvents = pgTable(

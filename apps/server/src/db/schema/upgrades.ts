@@ -4,7 +4,7 @@ import { boolean, check, index, integer, pgTable, serial, text, timestamp, uniqu
 import { users } from './auth';
 import { createdAt, tierEnum, upgradePathEnum } from './columns';
 import { licenseKeys } from './keys';
-import { upgradeOrders } from './payments';
+import { orders } from './payments';
 
 /** The price catalogue of paid upgrades (modules/upgrades): one row per path, amounts in cents. */
 export const upgradePrices = pgTable(
@@ -67,7 +67,7 @@ export const purchasedUpgrades = pgTable(
     source: text('source').$type<'card' | 'paypal' | 'token'>().notNull(),
     orderId: integer('order_id')
       .unique()
-      .references(() => upgradeOrders.id, { onDelete: 'restrict' }),
+      .references(() => orders.id, { onDelete: 'restrict' }),
     tokenId: integer('token_id')
       .unique()
       .references(() => upgradeTokens.id, { onDelete: 'restrict' }),

@@ -4,7 +4,7 @@ import { countryName } from '@keyport/shared/domain/countries';
 import { keyportCreditsLabel } from '@keyport/shared/domain/credit-packs';
 import { upgradePathLabel, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
 import type { Db, DbOrTx } from '../../db/client';
-import type { InvoiceBuyer, InvoiceKind, InvoiceSeller, upgradeOrders } from '../../db/schema';
+import type { InvoiceBuyer, InvoiceKind, InvoiceSeller, orders } from '../../db/schema';
 import { AppError, notFound } from '../../http/errors';
 import {
   ExchangeRateUnavailableError,
@@ -22,7 +22,7 @@ import * as repo from './invoices.repo';
  * from the schema (read only; the payments module passes it in). Not from payments.service, which imports this
  * service's type: that was an import circle (issue 21).
  */
-type OrderRow = typeof upgradeOrders.$inferSelect;
+type OrderRow = typeof orders.$inferSelect;
 
 /** What a refund did to what the order delivered (the audit log records it). */
 export type RefundOutcome =

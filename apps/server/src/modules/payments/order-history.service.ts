@@ -1,7 +1,6 @@
 import type { InvoiceSummary, MyOrder } from '@keyport/shared/contracts/invoices';
 import { keyportCreditsLabel } from '@keyport/shared/domain/credit-packs';
 import type { Db } from '../../db/client';
-import type { AuthService } from '../auth/auth.service';
 import type { InvoicesService } from '../invoices/invoices.service';
 import * as repo from './payments.repo';
 
@@ -9,28 +8,42 @@ export interface OrderHistoryDeps {
   db: Db;
   /** The documents of the user's orders (the invoices module owns them; it knows nothing of orders' statuses). */
   invoices: Pick<InvoicesService, 'documentsOf'>;
-  /** The legacy store's orders (the auth module keeps them until they join the one orders table). */
-  legacyOrders: Pick<AuthService, 'legacyOrdersOf'>;
 }
 
 /**
- * What a customer bought, for Settings → Invoices (issue 21): one list of their paid orders (upgrades and credit
- * packs, from the one orders table) each with its invoice and credit notes, and the legacy store's orders. The
+ * What a customer bought, for Settings → Invoices (issue 21): one list of their orders from the one orders table —
+ * paid upgrades and credit packs, each with its invoice and credit notes, and the legacy store's orders. The
  * orders' statuses are added here, so the invoices module never asks the payments module (a one-way query: it was a
  * late-bound callback wired in services.ts).
  */
 export function createOrderHistory(deps: OrderHistoryDeps) {
-  const { db, invoices, legacyOrders } = deps;
+  const { db, invoices } = deps;
 
   return {
     /** GET /orders: newest first; an order never charged (pending, void, expired…) is not a purchase and is left out. */
     async ordersOf(userId: number): Promise<MyOrder[]> {
-      const [orders, documents, legacy] = await Promise.all([
+      const [rows, documents] = await Promise.all([
         repo.listPaidOrdersOfUser(db, userId),
         invoices.documentsOf(userId),
-        legacyOrders.legacyOrdersOf(userId),
       ]);
-      const paid: MyOrder[] = orders.map((row) => {
+      return rows.map((row): MyOrder => {
+        if (row.kind === 'legacy') {
+          return {
+            kind: 'legacy',
+            id: row.id,
+            description: row.description ?? '',
+            license_key: null,
+            created_at: row.createdAt.toISOString(),
+            subtotal: null,
+            vat_amount: null,
+            total: null,
+            vat_rate_bp: null,
+            reverse_charge: false,
+            currency: null,
+            status: null,
+            documents: [],
+          };
+        }
         const order = repo.kinded(row);
         return {
           kind: order.kind,
@@ -54,22 +67,6 @@ export function createOrderHistory(deps: OrderHistoryDeps) {
             .map(({ order_id: _orderId, ...document }) => document),
         };
       });
-      const earlier: MyOrder[] = legacy.map((order) => ({
-        kind: 'legacy',
-        id: null,
-        description: order.description,
-        license_key: null,
-        created_at: order.createdAt.toISOString(),
-        subtotal: null,
-        vat_amount: null,
-        total: null,
-        vat_rate_bp: null,
-        reverse_charge: false,
-        currency: null,
-        status: null,
-        documents: [],
-      }));
-      return [...paid, ...earlier].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
     },
 
     /** GET /invoices: the user's invoices and credit notes, newest first, with where each one's order stands now. */

@@ -161,11 +161,11 @@ export function createOrderQuotes(deps: OrderQuotesDeps) {
 }
 export type OrderQuotes = ReturnType<typeof createOrderQuotes>;
 
-/** An order as the browser sees its quote. */
+/** An order as the browser sees its quote (an order of the payment paths: never a legacy one). */
 export function toQuote(order: repo.OrderRow): OrderQuote {
   return {
     id: order.id,
-    kind: order.kind,
+    kind: order.kind === 'credit_pack' ? 'credit_pack' : 'upgrade',
     status: order.status,
     from: order.fromTier,
     to: order.toTier,

@@ -84,7 +84,7 @@ export interface CreatePaypalOrderBody {
 
 /**
  * PayPal (Orders v2) as a second way into the card path: the same quote (ownership, path, price, VAT, billing), the
- * same `upgrade_orders` row (provider 'paypal' or 'paypal_sandbox', provider_payment_id = PayPal's order id), the same
+ * same `orders` row (provider 'paypal' or 'paypal_sandbox', provider_payment_id = PayPal's order id), the same
  * `settle`/`refund` in one short transaction. Every network call to the wallet runs outside any transaction.
  */
 export function createPaypalCheckoutService(deps: PaypalCheckoutServiceDeps) {

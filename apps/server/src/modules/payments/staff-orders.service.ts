@@ -40,7 +40,7 @@ export interface StaffOrdersServiceDeps {
  * nothing else changes here: the provider's refund webhook runs the same `refund` as any refund (ADR 028).
  */
 export function createStaffOrdersService({ db, card, wallet, audit, auth, log }: StaffOrdersServiceDeps) {
-  async function toStaffOrders(rows: repo.OrderRow[]): Promise<StaffOrder[]> {
+  async function toStaffOrders(rows: repo.PayableOrderRow[]): Promise<StaffOrder[]> {
     const emails = await auth.emailsOf(rows.map((row) => row.userId));
     return rows.map((row) => ({
       id: row.id,
@@ -127,7 +127,8 @@ export function createStaffOrdersService({ db, card, wallet, audit, auth, log }:
      */
     async requestRefund(staffId: number, orderId: number, reason: string): Promise<StaffOrder> {
       const order = await repo.findOrder(db, orderId);
-      if (!order) throw notFound(ORDER_NOT_FOUND, 'order_not_found');
+      // A legacy order (issue 21) was never paid through a provider of ours: staff do not see it, nor refund it.
+      if (!order || order.kind === 'legacy') throw notFound(ORDER_NOT_FOUND, 'order_not_found');
       if (!REFUNDABLE.includes(order.status)) throw conflict(ORDER_NOT_REFUNDABLE, 'order_not_refundable');
       await askProviderToRefund(order);
       await db.transaction((tx) =>
@@ -145,7 +146,7 @@ export function createStaffOrdersService({ db, card, wallet, audit, auth, log }:
         }),
       );
       const current = (await repo.findOrder(db, orderId)) ?? order;
-      return (await toStaffOrders([current]))[0]!;
+      return (await toStaffOrders([current as repo.PayableOrderRow]))[0]!;
     },
   };
 }
