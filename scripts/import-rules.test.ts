@@ -162,9 +162,9 @@ describe("ESLint's table-owner rule (eslint.config.js)", () => {
 
   it("fails when a module imports another module's table, naming its owner", async () => {
     const text =
-      "import { creditLedger, licenseKeys, upgradeOrders } from '../../db/schema';\nexport const tables = [creditLedger, licenseKeys, upgradeOrders];\n";
+      "import { creditLedger, licenseKeys, orders } from '../../db/schema';\nexport const tables = [creditLedger, licenseKeys, orders];\n";
     expect(await problems('apps/server/src/modules/credits/new-file.ts', text)).toEqual(
-      ['licenseKeys', 'upgradeOrders'].map((table) => ({
+      ['licenseKeys', 'orders'].map((table) => ({
         ruleId: '@typescript-eslint/no-restricted-imports',
         message: expect.stringContaining(`'${table}' import from '../../db/schema' is restricted`),
       })),
@@ -174,15 +174,60 @@ describe("ESLint's table-owner rule (eslint.config.js)", () => {
     expect(payments!.message).toContain('These tables belong to module "payments"');
   });
 
+  it('fails the same on a table imported from its schema file, db/schema/<owner> (issue 21)', async () => {
+    const text = "import { licenseKeys } from '../../db/schema/keys';\nexport const table = licenseKeys;\n";
+    expect(await problems('apps/server/src/modules/credits/new-file.ts', text)).toEqual([
+      {
+        ruleId: '@typescript-eslint/no-restricted-imports',
+        message: expect.stringContaining('These tables belong to module "keys"'),
+      },
+    ]);
+    expect(await problems('apps/server/src/modules/keys/new-file.ts', text)).toEqual([]);
+  });
+
   it('fails in a module that owns no table; passes for type imports and outside modules/', async () => {
     const value = "import { users } from '../../db/schema';\nexport const table = users;\n";
-    expect(await problems('apps/server/src/modules/staff/new-file.ts', value)).toHaveLength(1);
+    expect(await problems('apps/server/src/modules/customers-admin/new-file.ts', value)).toHaveLength(1);
     expect(await problems('apps/server/src/modules/auth/new-file.ts', value)).toEqual([]);
     expect(
       await problems('apps/server/src/db/new-file.ts', "import { users } from './schema';\nexport const t = users;\n"),
     ).toEqual([]);
     const types =
-      "import type { upgradeOrders } from '../../db/schema';\nimport { type users } from '../../db/schema';\nexport type Rows = typeof upgradeOrders.$inferSelect | typeof users.$inferSelect;\n";
+      "import type { orders } from '../../db/schema';\nimport { type users } from '../../db/schema';\nexport type Rows = typeof orders.$inferSelect | typeof users.$inferSelect;\n";
     expect(await problems('apps/server/src/modules/invoices/new-file.ts', types)).toEqual([]);
+  });
+});
+
+describe("ESLint's one-way construction rule for services.ts (issue 21)", () => {
+  const eslint = new ESLint({ cwd: root });
+  const problems = async (file: string, text: string) => {
+    const [result] = await eslint.lintText(text, { filePath: path.join(root, file) });
+    return result!.messages.map(({ ruleId, message }) => ({ ruleId, message }));
+  };
+  // A late-bound callback: `a` is handed a closure over `b`, which is built after it.
+  const lateBound = [
+    'const make = (deps: object) => deps;',
+    'export function build() {',
+    '  const a = make({ count: () => b.count() });',
+    '  const b = { count: () => 1, a };',
+    '  return b;',
+    '}',
+    '',
+  ].join('\n');
+  const oneWay = [
+    'const make = (deps: object) => deps;',
+    'export function build() {',
+    '  const b = { count: () => 1 };',
+    '  const a = make({ count: () => b.count() });',
+    '  return { a, b };',
+    '}',
+    '',
+  ].join('\n');
+
+  it('fails on a service handed a callback to a service built after it; passes when built in order', async () => {
+    expect(await problems('apps/server/src/services.ts', lateBound)).toEqual([
+      { ruleId: '@typescript-eslint/no-use-before-define', message: "'b' was used before it was defined." },
+    ]);
+    expect(await problems('apps/server/src/services.ts', oneWay)).toEqual([]);
   });
 });

@@ -24,10 +24,10 @@ test('a card upgrade gets an invoice: Settings → Invoices lists it and downloa
   await useSession(page, customer.token);
   await page.goto('/customer/my-keys');
 
-  // Before paying: no invoices.
+  // Before paying: no orders, so no invoices (issue 21: one list of orders with their documents).
   await page.goto('/customer/my-keys?settings=invoices');
   const settings = page.getByRole('dialog', { name: 'Settings' });
-  await expect(settings.getByText('No invoices yet.')).toBeVisible();
+  await expect(settings.getByText('No purchases yet.')).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(settings).toBeHidden();
 
@@ -55,14 +55,17 @@ test('a card upgrade gets an invoice: Settings → Invoices lists it and downloa
   await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
   await expect(dialog).toBeHidden();
 
-  // Settings → Invoices: the invoice, numbered for this year, with its total and a PDF.
+  // Settings → Invoices: the order, paid, and under it its invoice, numbered for this year, with its total and a PDF.
   await page.goto('/customer/my-keys?settings=invoices');
-  const row = page.getByRole('dialog', { name: 'Settings' }).getByTestId('invoice');
+  const order = page.getByRole('dialog', { name: 'Settings' }).getByTestId('order');
+  await expect(order).toHaveCount(1);
+  await expect(order).toContainText('License upgrade LITE to REGULAR');
+  await expect(order).toContainText('Paid');
+  const row = order.getByTestId('invoice');
   await expect(row).toHaveCount(1);
   const year = new Date().getUTCFullYear();
   await expect(row).toContainText(new RegExp(`Invoice ${year}-\\d{6}`));
   await expect(row).toContainText('$142.80');
-  await expect(row).toContainText('Paid');
   const number = /(\d{4}-\d{6})/.exec((await row.textContent()) ?? '')![1]!;
 
   const download = page.waitForEvent('download');

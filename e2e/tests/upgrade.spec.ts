@@ -102,15 +102,16 @@ test('LITE to REGULAR by card for a German consumer: 19% VAT, $142.80, then the 
   await expect(card.getByText('REGULAR', { exact: true })).toBeVisible();
   await expect(card.getByRole('button', { name: 'Upgrade' })).toBeFocused();
 
-  // Settings → Invoices lists it with its amounts and a receipt.
+  // Settings → Invoices lists the order with its amounts and its invoice (one PDF button).
   await page.goto('/customer/my-keys?settings=invoices');
-  const invoice = page.getByRole('dialog', { name: 'Settings' }).getByTestId('purchased-upgrade');
-  await expect(invoice).toContainText('LITE to REGULAR');
-  await expect(invoice).toContainText('VAT (19%)$22.80');
-  await expect(invoice).toContainText('Total$142.80');
+  const order = page.getByRole('dialog', { name: 'Settings' }).getByTestId('order');
+  await expect(order).toContainText('License upgrade LITE to REGULAR');
+  await expect(order).toContainText('VAT (19%)$22.80');
+  await expect(order).toContainText('Total$142.80');
+  await expect(order.getByRole('button')).toHaveCount(1);
   const download = page.waitForEvent('download');
-  await invoice.getByRole('button', { name: 'Receipt (PDF)' }).click();
-  expect((await download).suggestedFilename()).toMatch(/\.pdf$/);
+  await order.getByRole('button', { name: /^Download invoice \d{4}-\d{6} \(PDF\)$/ }).click();
+  expect((await download).suggestedFilename()).toMatch(/^keyport-invoice-\d{4}-\d{6}\.pdf$/);
 });
 
 test('a German business with a verified VAT ID pays no VAT: Reverse Charge, $120.00', async ({

@@ -28,7 +28,6 @@ import { homepageRoutes } from './modules/homepage/homepage.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
 import { releasesRoutes } from './modules/releases/releases.routes';
 import { themeUpgradesRoutes } from './modules/theme-upgrades/theme-upgrades.routes';
-import { staffRoutes } from './modules/staff/staff.routes';
 import { customersAdminRoutes } from './modules/customers-admin/customers-admin.routes';
 import { createServices, type Adapters } from './services';
 import { billingRoutes } from './modules/billing/billing.routes';
@@ -97,8 +96,8 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     return { statusCode: response.statusCode };
   };
   // The sandbox wallet's events likewise, through PayPal's webhook route.
-  const deliverWalletWebhook = async (rawBody: string, headers: Record<string, string>) => {
-    const response = await app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload: rawBody });
+  const deliverPaypalWebhook = async (rawBody: string, headers: Record<string, string>) => {
+    const response = await app.inject({ method: 'POST', url: '/paypal/webhook', headers, payload: rawBody });
     return { statusCode: response.statusCode };
   };
   app.decorate(
@@ -107,7 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
       config,
       options.db,
       app.log,
-      { signer, listeningPort, deliverWebhook, deliverWalletWebhook },
+      { signer, listeningPort, deliverWebhook, deliverPaypalWebhook },
       options.adapters,
     ),
   );
@@ -202,7 +201,6 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   registerRoute(app, getPublicConfig, async () => ({ links: config.links, sandbox: config.sandbox.noRealMoney }));
   await app.register(authRoutes);
   await app.register(keysRoutes);
-  await app.register(staffRoutes);
   await app.register(customersAdminRoutes);
   await app.register(homepageRoutes);
   await app.register(releasesRoutes, {

@@ -147,7 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
   const payments = paymentsConfig(e);
-  const wallet = walletConfig(e);
+  const wallet = paypalConfig(e);
   const production = e.NODE_ENV === 'production';
   const problems = production ? productionProblems(e, payments, wallet) : [];
   if (problems.length > 0) {
@@ -260,7 +260,7 @@ function sellerCountryOf(e: Env, vatId: string | null): string | null {
 
 type Env = z.infer<typeof EnvSchema>;
 type PaymentsConfig = ReturnType<typeof paymentsConfig>;
-type WalletConfig = ReturnType<typeof walletConfig>;
+type PaypalConfig = ReturnType<typeof paypalConfig>;
 
 const OR_SANDBOX =
   'SANDBOX_INTEGRATIONS: or set SANDBOX_INTEGRATIONS=true to run a demo on the sandboxes (no real money; every page says so)';
@@ -270,7 +270,7 @@ const OR_SANDBOX =
  * a sandbox (the portal's own, or the provider's test mode) lets anyone upgrade for free, so each is a problem unless
  * the operator opted in with SANDBOX_INTEGRATIONS=true. Invoices need the seller's identity in every case.
  */
-function productionProblems(e: Env, payments: PaymentsConfig, wallet: WalletConfig): string[] {
+function productionProblems(e: Env, payments: PaymentsConfig, wallet: PaypalConfig): string[] {
   const problems: string[] = [];
   if (!e.SANDBOX_INTEGRATIONS) {
     if (payments.kind === 'sandbox') {
@@ -343,7 +343,7 @@ function sellerConfig(e: Env): { name: string; address: string[]; vatId: string 
  * What runs on a sandbox. `noRealMoney`: card payments or PayPal cannot take real money (the portal's sandboxes, or
  * the providers' test modes); the web app then shows its "Sandbox — no real money" banner on every page.
  */
-function sandboxSummary(e: Env, payments: PaymentsConfig, wallet: WalletConfig) {
+function sandboxSummary(e: Env, payments: PaymentsConfig, wallet: PaypalConfig) {
   const integrations = [
     ...(payments.kind === 'sandbox' ? ['card payments'] : []),
     ...(wallet.kind === 'sandbox' ? ['PayPal'] : []),
@@ -436,7 +436,7 @@ function paymentsConfig(e: Env) {
  * The wallet: PayPal when PAYPAL_CLIENT_ID is set (then its secret and the webhook id are required: without the id no
  * webhook could be verified), else the offline sandbox wallet.
  */
-function walletConfig(e: Env) {
+function paypalConfig(e: Env) {
   if (!e.PAYPAL_CLIENT_ID) {
     if (e.PAYPAL_CLIENT_SECRET || e.PAYPAL_WEBHOOK_ID) {
       throw new ConfigError(

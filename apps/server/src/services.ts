@@ -21,17 +21,20 @@ import { createPaymentsService } from './modules/payments/payments.service';
 import { createAuditService } from './modules/audit/audit.service';
 import { createInvoicesService, scheduleEurLineCompletion } from './modules/invoices/invoices.service';
 import { createUpgradesService } from './modules/upgrades/upgrades.service';
+import { createUpgradeTokenRedemption } from './modules/upgrades/upgrade-token-redemption.service';
 import { createCreditsService } from './modules/credits/credits.service';
 import { createCreditPacksService } from './modules/credits/credit-packs.service';
 import { createCustomersAdminService } from './modules/customers-admin/customers-admin.service';
 import { createPaymentProvider } from './integrations/payments/create-payment-provider';
 import type { SandboxPaymentProvider } from './integrations/payments/sandbox-adapter';
 import type { StripePaymentProvider } from './integrations/payments/stripe-adapter';
-import { createWalletProvider } from './integrations/wallet/create-wallet-provider';
-import type { PaypalWalletProvider } from './integrations/wallet/paypal-adapter';
-import type { SandboxWalletProvider } from './integrations/wallet/sandbox-adapter';
-import { createWalletService } from './modules/payments/wallet.service';
+import { createPaypalProvider } from './integrations/paypal/create-paypal-provider';
+import type { PaypalApiProvider } from './integrations/paypal/paypal-api-adapter';
+import type { SandboxPaypalProvider } from './integrations/paypal/sandbox-adapter';
+import { createPaypalCheckoutService } from './modules/payments/paypal-checkout.service';
 import { createStaffOrdersService } from './modules/payments/staff-orders.service';
+import { createOrderHistory } from './modules/payments/order-history.service';
+import { createOrderDates } from './modules/payments/order-dates.service';
 import { createOrderSweeper, scheduleOrderSweeps } from './modules/payments/order-sweeper';
 import { createVatChecker } from './integrations/vies/create-vat-checker';
 import { createExchangeRates } from './integrations/exchange-rates/create-exchange-rates';
@@ -40,6 +43,7 @@ import type { VatNumberChecker } from './integrations/vies/port';
 import { createDownloadLinks } from './modules/releases/download-link';
 import { loadDownloadLinkSecret } from './modules/releases/download-link-secret';
 import { createReleasesService } from './modules/releases/releases.service';
+import { createServedReleases } from './modules/releases/served-releases.service';
 import { createThemeUpgradesService } from './modules/theme-upgrades/theme-upgrades.service';
 import { scheduleThemeUpgradeJobs } from './modules/theme-upgrades/theme-upgrade.job';
 import { DEFAULT_THEME_ZIP_LIMITS } from './lib/theme-zip/scan';
@@ -70,7 +74,7 @@ export interface Adapters {
   email?: EmailPort;
   storage?: StoragePort;
   payments?: StripePaymentProvider | SandboxPaymentProvider;
-  wallet?: PaypalWalletProvider | SandboxWalletProvider;
+  paypal?: PaypalApiProvider | SandboxPaypalProvider;
   vies?: VatNumberChecker;
   /** The euro reference rates (tests give the ECB adapter a clock of their own). */
   exchangeRates?: ExchangeRates;
@@ -97,7 +101,7 @@ export interface Runtime {
    */
   deliverWebhook: (rawBody: string, signatureHeader: string) => Promise<{ statusCode: number }>;
   /** The same for the sandbox wallet: its signed PayPal-shaped events to the PayPal webhook route. */
-  deliverWalletWebhook: (rawBody: string, headers: Record<string, string>) => Promise<{ statusCode: number }>;
+  deliverPaypalWebhook: (rawBody: string, headers: Record<string, string>) => Promise<{ statusCode: number }>;
 }
 
 export function createServices(
@@ -158,7 +162,10 @@ export function createServices(
   const publicUrl = () =>
     config.publicUrl ??
     `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${runtime.listeningPort() ?? config.port}`;
+  // `/auth/me`'s legacy order dates, read from the payments module's orders table (built first: auth is needed by most).
+  const orderDates = createOrderDates({ db });
   const auth = createAuthService({
+    orderDates,
     db,
     outbox,
     publicUrl,
@@ -174,24 +181,8 @@ export function createServices(
       ? createS3StorageAdapter(config.storage)
       : createLocalStorageAdapter(config.storage.dir));
   const audit = createAuditService({ db, users: auth });
-  const releases = createReleasesService({
-    db,
-    storage,
-    keys,
-    audit,
-    links: createDownloadLinks({
-      secret: loadDownloadLinkSecret({ configured: config.downloads.linkSecret, dataDir: config.dataDir }),
-      publicUrl,
-    }),
-    themeTokens: {
-      verifySignature: (token) => connect.verifySignature(token),
-      tokenForTier: (token, claims, tier) => connect.tokenForTier(token, claims, tier),
-    },
-    downloadLimit: limits.downloads,
-    maxZipBytes: config.releases.maxBytes,
-    // Called per request, after `licenses` exists below (it needs releases: a cycle only at construction).
-    checkinEvidence: (edition) => licenses.checkinEvidence(edition),
-  });
+  // Which release each edition's customers get: read by the licenses service (key health) and the releases service.
+  const servedReleases = createServedReleases({ db });
   // Issue 13 (ADR 031): validation reads key state from this process's cache, which the keys service's changes here
   // invalidate at once; check-ins are counted in the buffer and written by the flusher in batches.
   const keyStates = createKeyStateCache({
@@ -210,14 +201,31 @@ export function createServices(
   const licenses = createLicensesService({
     db,
     keys,
-    releases,
+    releases: servedReleases,
     auth,
     tokens: connect,
     keyStates,
     checkins: checkinBuffer,
-    // Called per request, after `credits` exists below.
-    reportCounts: (domains) => credits.reportCountsOfDomains(domains),
     validateLimit: limits.licenseValidateByIp,
+  });
+  const releases = createReleasesService({
+    db,
+    storage,
+    keys,
+    audit,
+    links: createDownloadLinks({
+      secret: loadDownloadLinkSecret({ configured: config.downloads.linkSecret, dataDir: config.dataDir }),
+      publicUrl,
+    }),
+    themeTokens: {
+      verifySignature: (token) => connect.verifySignature(token),
+      tokenForTier: (token, claims, tier) => connect.tokenForTier(token, claims, tier),
+    },
+    downloadLimit: limits.downloads,
+    maxZipBytes: config.releases.maxBytes,
+    // Covered check-ins as evidence of which store runs which release (the licenses module owns them).
+    checkinEvidence: licenses.checkinEvidence,
+    served: servedReleases,
   });
   const checkinFlusher = createCheckinFlusher({
     buffer: checkinBuffer,
@@ -254,16 +262,7 @@ export function createServices(
     delivery: adapters.analyticsDelivery?.settings,
     now: adapters.analyticsDelivery?.now,
   });
-  const upgrades = createUpgradesService({
-    db,
-    // Called per redemption, after `payments` exists below.
-    tierGuard: { tierChanged: (tx, keyId, tier) => payments.keyTierChanged(tx, keyId, tier) },
-    keys,
-    analytics,
-    audit,
-    auth,
-    redeemLimits: { byUser: limits.tokenRedeemByUser, byIp: limits.tokenRedeemByIp },
-  });
+  const upgrades = createUpgradesService({ db, keys, audit, auth });
   const billing = createBillingService({
     db,
     vies,
@@ -293,8 +292,6 @@ export function createServices(
       email: config.sellerEmail,
       country: config.sellerCountry,
     },
-    // Called per request, after `payments` exists below.
-    orderStatuses: (orderIds) => payments.orderStatuses(orderIds),
     // EU invoices show their VAT in EUR at the ECB reference rate (issue 19, ADR 036).
     exchangeRates: adapters.exchangeRates ?? createExchangeRates(config),
     log,
@@ -315,22 +312,31 @@ export function createServices(
     startLimit: limits.paymentStarts,
     log,
   });
-  const walletProvider =
-    adapters.wallet ?? createWalletProvider(config.wallet, { db, jobs, deliver: runtime.deliverWalletWebhook });
-  const wallet = createWalletService({
+  // Built after payments, which it asks about the key's orders inside the redemption's transaction (ADR 035).
+  const upgradeTokenRedemption = createUpgradeTokenRedemption({
     db,
-    wallet: walletProvider,
+    keys,
+    tierGuard: payments,
+    analytics,
+    redeemLimits: { byUser: limits.tokenRedeemByUser, byIp: limits.tokenRedeemByIp },
+  });
+  const paypalProvider =
+    adapters.paypal ?? createPaypalProvider(config.wallet, { db, jobs, deliver: runtime.deliverPaypalWebhook });
+  const paypalCheckout = createPaypalCheckoutService({
+    db,
+    wallet: paypalProvider,
     core: payments.core,
     startLimit: limits.paymentStarts,
     publicUrl,
     log,
   });
-  const staffOrders = createStaffOrdersService({ db, card: paymentProvider, wallet: walletProvider, audit, auth, log });
+  const orderHistory = createOrderHistory({ db, invoices });
+  const staffOrders = createStaffOrdersService({ db, card: paymentProvider, wallet: paypalProvider, audit, auth, log });
   const orderSweeper = createOrderSweeper({
     db,
     card: payments,
-    wallet,
-    walletProviders: ['paypal', 'paypal_sandbox'],
+    wallet: paypalCheckout,
+    paypalProviders: ['paypal', 'paypal_sandbox'],
     log,
   });
   // Recurring jobs, once per period across all processes (ADR 038): abandoned orders expire and interrupted captures
@@ -345,7 +351,7 @@ export function createServices(
     keys,
     connect,
     payments,
-    invoices,
+    orderHistory,
     themeUpgrades,
     credits,
     audit,
@@ -374,6 +380,8 @@ export function createServices(
     connect,
     themeUpgrades,
     upgrades,
+    /** Redeeming upgrade tokens (§7 /keys/upgrade/…). */
+    upgradeTokenRedemption,
     billing,
     payments,
     creditPacks,
@@ -386,20 +394,20 @@ export function createServices(
     /** The sandbox's confirmation step, present only while payments run in the sandbox. */
     sandboxPayments: paymentProvider.name === 'sandbox' ? paymentProvider : null,
     /** PayPal (Orders v2) into the card path's orders and fulfilment. */
-    wallet,
-    walletProvider,
+    paypalCheckout,
+    paypalProvider,
     /** Staff's orders: the list and refunds asked of the provider (issue 12). */
     staffOrders,
     /** The sandbox wallet's approval page and refunds, present only while the wallet runs in the sandbox. */
-    sandboxWallet: walletProvider.name === 'paypal_sandbox' ? walletProvider : null,
+    sandboxPaypal: paypalProvider.name === 'paypal_sandbox' ? paypalProvider : null,
     audit,
     /** The credit ledger (grant, debit, clawback inside a caller's transaction), redeeming and store reports. */
     credits,
     invoices,
+    /** Settings → Invoices: a customer's orders with their invoices and credit notes (issue 21). */
+    orderHistory,
     /** Staff "Keys and customers" (issue 12): search, a customer's page, actions on their keys. */
     customersAdmin,
-    /** The old receipt route answers the order's invoice (rendered from the invoice row). */
-    receipts: { render: async (order: { id: number }) => (await invoices.pdfForOrder(order.id)).pdf },
     /** Issue 13: the validation API, key health and sightings (ADR 031). */
     licenses,
     /** Writes buffered check-ins every few seconds (started and stopped with the app, app.ts). */

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyticsOutbox, upgradeOrders } from '../src/db/schema';
+import { analyticsOutbox, orders } from '../src/db/schema';
 import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
 import { ownedKey } from './helpers/keys';
 
@@ -124,13 +124,13 @@ describe('Completed Upgrade Purchase is recorded by fulfilment', () => {
       await t.app.services.sandboxPayments!.idle();
       expect((await sync(token, paymentId)).statusCode).toBe(500);
       expect(await outboxOf(id)).toEqual([]);
-      const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, orderId));
+      const [order] = await t.db.select().from(orders).where(eq(orders.id, orderId));
       // The card was captured, the settlement rolled back: the order stays claimed (its key held) until one commits.
       expect(order!.status).toBe('capturing');
     } finally {
       await t.db.execute(sql.raw('alter table email_outbox drop constraint test_no_receipts'));
     }
-    const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.userId, id));
+    const [order] = await t.db.select().from(orders).where(eq(orders.userId, id));
     expect((await sync(token, order!.providerPaymentId!)).statusCode).toBe(200);
     expect((await outboxOf(id)).map((row) => row.uniqueId)).toEqual([`upgrade-order-${order!.id}`]);
   });

@@ -7,13 +7,13 @@ import {
   creditPacks,
   emailOutbox,
   invoices,
-  upgradeOrders,
+  orders,
 } from '../src/db/schema';
 import {
   createSandboxPaymentProvider,
   type SandboxPaymentProvider,
 } from '../src/integrations/payments/sandbox-adapter';
-import { createSandboxWalletProvider, type SandboxWalletProvider } from '../src/integrations/wallet/sandbox-adapter';
+import { createSandboxPaypalProvider, type SandboxPaypalProvider } from '../src/integrations/paypal/sandbox-adapter';
 import { QUICK_SANDBOX_RETRY, testJobs } from './helpers/jobs';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
 import { GERMAN_CONSUMER } from './helpers/keys';
@@ -25,10 +25,10 @@ import { GERMAN_CONSUMER } from './helpers/keys';
 
 let t: TestApp;
 let cards: SandboxPaymentProvider;
-let wallet: SandboxWalletProvider;
+let wallet: SandboxPaypalProvider;
 /** Every event the sandboxes delivered, as sent, for the replay tests. */
 const cardEvents: { raw: string; signature: string }[] = [];
-const walletEvents: { raw: string; headers: Record<string, string> }[] = [];
+const paypalEvents: { raw: string; headers: Record<string, string> }[] = [];
 
 beforeAll(async () => {
   const { db } = await getTestDatabase();
@@ -45,18 +45,18 @@ beforeAll(async () => {
       return { statusCode: response.statusCode };
     },
   });
-  wallet = createSandboxWalletProvider({
+  wallet = createSandboxPaypalProvider({
     db,
     webhookSecret: 'paypal_sandbox_credit_checkout',
     jobs,
     retry: QUICK_SANDBOX_RETRY,
     deliver: async (raw, headers) => {
-      walletEvents.push({ raw, headers });
-      const response = await t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload: raw });
+      paypalEvents.push({ raw, headers });
+      const response = await t.app.inject({ method: 'POST', url: '/paypal/webhook', headers, payload: raw });
       return { statusCode: response.statusCode };
     },
   });
-  t = await createTestApp({}, { payments: cards, wallet });
+  t = await createTestApp({}, { payments: cards, paypal: wallet });
 });
 
 let people = 0;
@@ -119,7 +119,7 @@ async function accountOf(userId: number) {
   const [account] = await t.db.select().from(creditAccounts).where(eq(creditAccounts.userId, userId));
   return { balance: account?.balance ?? 0, owed: account?.owed ?? 0 };
 }
-const orderById = async (id: number) => (await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, id)))[0]!;
+const orderById = async (id: number) => (await t.db.select().from(orders).where(eq(orders.id, id)))[0]!;
 
 /** A team member who paid for the 12-credit pack by sandbox card (start → confirm → webhook), settled. */
 async function paidByCard() {
@@ -336,7 +336,7 @@ describe('buying a credit pack by card (sandbox)', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'price_mismatch' });
     }
-    expect(await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.userId, buyer.id))).toHaveLength(0);
+    expect(await t.db.select().from(orders).where(eq(orders.userId, buyer.id))).toHaveLength(0);
   });
 
   it('refuses customers (403 team_only) and anonymous callers (401) on both checkout routes', async () => {
@@ -350,7 +350,7 @@ describe('buying a credit pack by card (sandbox)', () => {
     for (const url of ['/credits/checkout/payment-intents', '/credits/checkout/paypal/create-order']) {
       expect((await t.app.inject({ method: 'POST', url, payload: packBody(pack) })).statusCode).toBe(401);
     }
-    expect(await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.userId, customer.id))).toHaveLength(0);
+    expect(await t.db.select().from(orders).where(eq(orders.userId, customer.id))).toHaveLength(0);
   });
 
   it('another user cannot sync the order', async () => {
@@ -375,10 +375,10 @@ describe('buying a credit pack with PayPal (sandbox)', () => {
     expect(captures.map((response) => response.statusCode)).toEqual(Array.from({ length: 20 }, () => 200));
     expect(captures[0]!.json()).toMatchObject({ order: { kind: 'credit_pack', status: 'completed' }, key: null });
     await wallet.idle();
-    const replays = walletEvents.filter((event) => event.raw.includes(order.id));
+    const replays = paypalEvents.filter((event) => event.raw.includes(order.id));
     await Promise.all(
       replays.map((event) =>
-        t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers: event.headers, payload: event.raw }),
+        t.app.inject({ method: 'POST', url: '/paypal/webhook', headers: event.headers, payload: event.raw }),
       ),
     );
     expect((await ledgerOf(buyer.id)).map((row) => [row.kind, row.amount, row.sourceRef])).toEqual([

@@ -7,7 +7,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, invoices, upgradeOrders, vatRates } from '../src/db/schema';
+import { auditLog, invoices, orders, vatRates } from '../src/db/schema';
 import { createEcbExchangeRates, ECB_SOURCE } from '../src/integrations/exchange-rates/ecb-adapter';
 import {
   createSandboxPaymentProvider,
@@ -308,7 +308,7 @@ describe("the seller's own country is never reverse charged", () => {
     expect((await calc(GERMAN_BUSINESS)).json()).toMatchObject({ vat_amount: 0, reverse_charge: true });
 
     const { user, started } = await paidUpgrade(DUTCH_BUSINESS);
-    const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, started.order.id));
+    const [order] = await t.db.select().from(orders).where(eq(orders.id, started.order.id));
     expect(order).toMatchObject({
       reverseCharge: false,
       vatRateBp: 2100,

@@ -5,7 +5,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxPaypalOrders, sandboxPayments, upgradeOrders } from '../src/db/schema';
+import { sandboxPaypalOrders, sandboxPayments, orders } from '../src/db/schema';
 import {
   createSandboxPaymentProvider,
   type SandboxPaymentProvider,
@@ -60,7 +60,7 @@ const startCard = (token: string, key: string) =>
     payload: { price_id: 'price_sandbox_lite_to_pro', theme_type: 'PRO', key, billing: GERMAN_CONSUMER },
   });
 const orderOf = async (key: string) =>
-  (await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key)))[0]!;
+  (await t.db.select().from(orders).where(eq(orders.licenseKey, key)))[0]!;
 
 describe('expireAbandonedOrders', () => {
   it('expires a card order abandoned for a day: its payment released, staff see expired, a late sync says so', async () => {
@@ -163,9 +163,9 @@ describe('recoverStaleCaptures', () => {
     }
     // What a claim leaves when its process dies before the capture: the order claimed, the card only authorized.
     await t.db
-      .update(upgradeOrders)
+      .update(orders)
       .set({ status: 'capturing', updatedAt: sql`now()` })
-      .where(eq(upgradeOrders.licenseKey, key));
+      .where(eq(orders.licenseKey, key));
     expect(await sweeper().recoverStaleCaptures(new Date())).toBe(0); // too recent: a live request may hold it
     expect(await sweeper().recoverStaleCaptures(later(STALE_CAPTURE_AFTER_MS))).toBeGreaterThanOrEqual(1);
     await card.idle();

@@ -6,12 +6,12 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxPaypalOrders, sandboxPayments, upgradeOrders, upgradeTokens } from '../src/db/schema';
+import { sandboxPaypalOrders, sandboxPayments, orders, upgradeTokens } from '../src/db/schema';
 import {
   createSandboxPaymentProvider,
   type SandboxPaymentProvider,
 } from '../src/integrations/payments/sandbox-adapter';
-import { createSandboxWalletProvider, type SandboxWalletProvider } from '../src/integrations/wallet/sandbox-adapter';
+import { createSandboxPaypalProvider, type SandboxPaypalProvider } from '../src/integrations/paypal/sandbox-adapter';
 import { hashSecret } from '../src/lib/secrets';
 import type { Jobs } from '../src/modules/jobs/jobs.service';
 import { startedTestJobs } from './helpers/jobs';
@@ -24,7 +24,7 @@ let card: SandboxPaymentProvider;
 let cancelGate: Promise<void> | null = null;
 /** What happened, in order: the provider finished a cancel, the server answered a request. */
 const sequence: string[] = [];
-let wallet: SandboxWalletProvider;
+let wallet: SandboxPaypalProvider;
 /** While set, the card sandbox's events wait here instead of reaching the webhook (a slow or lost delivery). */
 let heldCardEvents: (() => Promise<void>)[] | null = null;
 /** While set, a PayPal capture waits for this before reaching the sandbox wallet (a capture in flight). */
@@ -64,25 +64,25 @@ beforeAll(async () => {
       sequence.push(`cancelled ${ref}`);
     },
   };
-  const sandboxWallet = createSandboxWalletProvider({
+  const sandboxPaypal = createSandboxPaypalProvider({
     db,
     webhookSecret: 'paypal_payment_claims',
     jobs,
     retry: { maxAttempts: 2, backoff: { baseMs: 10, maxMs: 10 } },
     deliver: async (raw, headers) => {
-      const response = await t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload: raw });
+      const response = await t.app.inject({ method: 'POST', url: '/paypal/webhook', headers, payload: raw });
       return { statusCode: response.statusCode };
     },
   });
   wallet = {
-    ...sandboxWallet,
+    ...sandboxPaypal,
     async captureOrder(ref, requestId) {
       captureStarted?.();
       if (captureGate) await captureGate;
-      return sandboxWallet.captureOrder(ref, requestId);
+      return sandboxPaypal.captureOrder(ref, requestId);
     },
   };
-  t = await createTestApp({ UPGRADE_TOKEN_RATE_LIMIT_MAX: '1000' }, { payments: card, wallet });
+  t = await createTestApp({ UPGRADE_TOKEN_RATE_LIMIT_MAX: '1000' }, { payments: card, paypal: wallet });
 });
 
 let people = 0;
@@ -149,8 +149,8 @@ const confirm = (token: string, ref: string) =>
 const sync = (token: string, ref: string) =>
   t.app.inject({ method: 'POST', url: `/stripe/payment-intents/${ref}/sync`, headers: auth(token) });
 
-const ordersOf = (key: string) => t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key));
-const walletOrder = async (ref: string) =>
+const ordersOf = (key: string) => t.db.select().from(orders).where(eq(orders.licenseKey, key));
+const paypalOrder = async (ref: string) =>
   (await t.db.select().from(sandboxPaypalOrders).where(eq(sandboxPaypalOrders.id, ref)))[0]!;
 const cardPayment = async (ref: string) =>
   (await t.db.select().from(sandboxPayments).where(eq(sandboxPayments.id, ref)))[0]!;
@@ -172,13 +172,13 @@ describe('PayPal: the capture re-checks the upgrade in the database', () => {
     expect(captured.statusCode).toBe(409);
     expect(captured.json()).toEqual({ error: NOT_APPLICABLE_REGULAR, code: 'order_void' });
     await wallet.idle();
-    expect((await walletOrder(order.id)).status).toBe('APPROVED'); // never captured: no money taken
+    expect((await paypalOrder(order.id)).status).toBe('APPROVED'); // never captured: no money taken
     const orders = await ordersOf(key);
     expect(orders.map((row) => [row.status, row.processingError])).toEqual([['void', NOT_APPLICABLE_REGULAR]]);
     expect(await tierOf(key)).toBe('REGULAR');
     // A retry of the capture says the same, and still captures nothing.
     expect((await capture(token, order.id)).json()).toEqual({ error: NOT_APPLICABLE_REGULAR, code: 'order_void' });
-    expect((await walletOrder(order.id)).status).toBe('APPROVED');
+    expect((await paypalOrder(order.id)).status).toBe('APPROVED');
   });
 
   it('a key that left the account before the capture: nothing is captured', async () => {
@@ -199,7 +199,7 @@ describe('PayPal: the capture re-checks the upgrade in the database', () => {
       error: 'This license is no longer in your account. Nothing was charged.',
       code: 'order_void',
     });
-    expect((await walletOrder(order.id)).status).toBe('APPROVED');
+    expect((await paypalOrder(order.id)).status).toBe('APPROVED');
   });
 
   it('a token redeemed while the capture is in flight is refused (the token stays unused); the capture completes', async () => {

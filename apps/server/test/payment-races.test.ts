@@ -13,14 +13,14 @@ import {
   licenseKeyTierChanges,
   sandboxPaypalOrders,
   sandboxPayments,
-  upgradeOrders,
+  orders,
   upgradeTokens,
 } from '../src/db/schema';
 import {
   createSandboxPaymentProvider,
   type SandboxPaymentProvider,
 } from '../src/integrations/payments/sandbox-adapter';
-import { createSandboxWalletProvider, type SandboxWalletProvider } from '../src/integrations/wallet/sandbox-adapter';
+import { createSandboxPaypalProvider, type SandboxPaypalProvider } from '../src/integrations/paypal/sandbox-adapter';
 import type { Jobs } from '../src/modules/jobs/jobs.service';
 import { startedTestJobs } from './helpers/jobs';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
@@ -28,7 +28,7 @@ import { GERMAN_CONSUMER, ownedKey, paypalOrderBody } from './helpers/keys';
 
 let t: TestApp;
 let card: SandboxPaymentProvider;
-let wallet: SandboxWalletProvider;
+let wallet: SandboxPaypalProvider;
 
 let jobs: Jobs;
 afterAll(() => jobs.stop());
@@ -51,13 +51,13 @@ beforeAll(async () => {
       return { statusCode: response.statusCode };
     },
   });
-  wallet = createSandboxWalletProvider({
+  wallet = createSandboxPaypalProvider({
     db,
     webhookSecret: 'paypal_payment_races',
     jobs,
     retry: { maxAttempts: 3, backoff: { baseMs: 20, maxMs: 50 } },
     deliver: async (raw, headers) => {
-      const response = await t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload: raw });
+      const response = await t.app.inject({ method: 'POST', url: '/paypal/webhook', headers, payload: raw });
       return { statusCode: response.statusCode };
     },
   });
@@ -67,7 +67,7 @@ beforeAll(async () => {
       UPGRADE_TOKEN_RATE_LIMIT_MAX_PER_IP: '1000',
       RATE_LIMIT_PER_MINUTE: '100000',
     },
-    { payments: card, wallet },
+    { payments: card, paypal: wallet },
   );
 });
 
@@ -126,7 +126,7 @@ async function race(shape: RaceShape) {
     ...(await mintTokens(staff.token, 'LITE_TO_PRO', Math.floor(shape.tokens / 2))),
   ];
   const cardRefs: string[] = [];
-  const walletRefs: string[] = [];
+  const paypalRefs: string[] = [];
   const outcomes: Record<string, Record<Outcome, number>> = { card: {}, paypal: {}, token: {}, finisher: {} };
   const count = (actor: string, outcome: Outcome) => {
     outcomes[actor]![outcome] = (outcomes[actor]![outcome] ?? 0) + 1;
@@ -158,7 +158,7 @@ async function race(shape: RaceShape) {
     const created = await inject('POST', '/stripe/paypal/create-order', { ...paypalOrderBody(key), ...target() });
     if (created.statusCode !== 200) return count('paypal', `create ${outcomeOf(created)}`);
     const ref = created.json<{ order: { id: string } }>().order.id;
-    walletRefs.push(ref);
+    paypalRefs.push(ref);
     await t.app.inject({
       method: 'POST',
       url: '/sandbox/paypal/checkout',
@@ -180,12 +180,12 @@ async function race(shape: RaceShape) {
   const finisher = async () => {
     await jitter(150);
     // Another tab of a payer: waits (a little) until some payment was started, then captures or syncs it.
-    for (let waited = 0; cardRefs.length + walletRefs.length === 0 && waited < 100; waited++) await jitter(40);
-    if (cardRefs.length === 0 && walletRefs.length === 0) return count('finisher', 'nothing published');
-    const useCard = walletRefs.length === 0 || (cardRefs.length > 0 && Math.random() < 0.5);
+    for (let waited = 0; cardRefs.length + paypalRefs.length === 0 && waited < 100; waited++) await jitter(40);
+    if (cardRefs.length === 0 && paypalRefs.length === 0) return count('finisher', 'nothing published');
+    const useCard = paypalRefs.length === 0 || (cardRefs.length > 0 && Math.random() < 0.5);
     const response = useCard
       ? await inject('POST', `/stripe/payment-intents/${pick(cardRefs)}/sync`, {})
-      : await inject('POST', '/stripe/paypal/capture-order', { order_id: pick(walletRefs) });
+      : await inject('POST', '/stripe/paypal/capture-order', { order_id: pick(paypalRefs) });
     count('finisher', `${useCard ? 'sync' : 'capture'} ${outcomeOf(response)}`);
   };
 
@@ -198,12 +198,12 @@ async function race(shape: RaceShape) {
   await card.idle();
   await wallet.idle();
 
-  const orders = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key));
-  const orderIds = orders.map((order) => String(order.id));
+  const keyOrders = await t.db.select().from(orders).where(eq(orders.licenseKey, key));
+  const orderIds = keyOrders.map((order) => String(order.id));
   const cardPayments = (await t.db.select().from(sandboxPayments)).filter((row) =>
     orderIds.includes(row.metadata.order_id ?? ''),
   );
-  const walletOrders =
+  const paypalOrders =
     orderIds.length === 0
       ? []
       : await t.db.select().from(sandboxPaypalOrders).where(inArray(sandboxPaypalOrders.customId, orderIds));
@@ -214,12 +214,12 @@ async function race(shape: RaceShape) {
     .where(eq(licenseKeyTierChanges.licenseKeyId, keyRow!.id));
   const spent = await t.db.select().from(upgradeTokens).where(eq(upgradeTokens.usedOnKeyId, keyRow!.id));
   const statuses: Record<string, number> = {};
-  for (const order of orders) statuses[order.status] = (statuses[order.status] ?? 0) + 1;
+  for (const order of keyOrders) statuses[order.status] = (statuses[order.status] ?? 0) + 1;
   const figures = {
     race: shape.name,
     actors: shape.cards + shape.paypals + shape.tokens + shape.finishers,
     cardCaptures: cardPayments.filter((row) => row.status === 'succeeded').length,
-    paypalCaptures: walletOrders.filter((row) => row.status === 'COMPLETED').length,
+    paypalCaptures: paypalOrders.filter((row) => row.status === 'COMPLETED').length,
     tokensSpent: spent.length,
     tier: keyRow!.tier,
     tierChanges: tierChanges.length,

@@ -6,7 +6,7 @@ import {
   licenseKeyTierChanges,
   purchasedUpgrades,
   sandboxPayments,
-  upgradeOrders,
+  orders,
 } from '../src/db/schema';
 import {
   createSandboxPaymentProvider,
@@ -161,6 +161,8 @@ describe('a LITE→REGULAR upgrade by card (sandbox), end to end', () => {
     expect(receipt.statusCode).toBe(200);
     expect(receipt.headers['content-type']).toBe('application/pdf');
     expect(receipt.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // The invoice itself, named as GET /invoices/:id/pdf names it (issue 21: no separate "receipt" document).
+    expect(receipt.headers['content-disposition']).toMatch(/^attachment; filename="keyport-invoice-\d{4}-\d{6}\.pdf"$/);
   });
 
   it('applies reverse charge for a German business with a VIES-valid German VAT ID: $120.00 in total', async () => {
@@ -176,8 +178,8 @@ describe('a LITE→REGULAR upgrade by card (sandbox), end to end', () => {
     });
     const [order] = await t.db
       .select()
-      .from(upgradeOrders)
-      .where(eq(upgradeOrders.id, response.json<Started>().order.id));
+      .from(orders)
+      .where(eq(orders.id, response.json<Started>().order.id));
     // The VIES answer is kept on the order as evidence.
     expect(JSON.stringify(order)).toContain('DE123456789');
   });
@@ -207,8 +209,8 @@ describe('a LITE→REGULAR upgrade by card (sandbox), end to end', () => {
     expect(await tierOf(key)).toBe('LITE');
     const [order] = await t.db
       .select()
-      .from(upgradeOrders)
-      .where(eq(upgradeOrders.providerPaymentId, payment_intent.id));
+      .from(orders)
+      .where(eq(orders.providerPaymentId, payment_intent.id));
     expect(order).toMatchObject({ status: 'pending' });
 
     const insufficient = await confirm(token, payment_intent.id, '4000000000009995');
@@ -225,8 +227,8 @@ describe('a LITE→REGULAR upgrade by card (sandbox), end to end', () => {
     expect(first.statusCode).toBe(200);
     expect(second.statusCode).toBe(200);
     expect(first.json<Started>().payment_intent.id).toBe(second.json<Started>().payment_intent.id);
-    const orders = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key));
-    expect(orders.filter((order) => order.status === 'pending')).toHaveLength(1);
+    const keyOrders = await t.db.select().from(orders).where(eq(orders.licenseKey, key));
+    expect(keyOrders.filter((order) => order.status === 'pending')).toHaveLength(1);
   });
 
   it("refuses a price id that is not the path's, and a path the key cannot take", async () => {
@@ -236,7 +238,7 @@ describe('a LITE→REGULAR upgrade by card (sandbox), end to end', () => {
     expect(wrongPrice.statusCode).toBe(400);
     const toLite = await startPayment(token, key, GERMAN_CONSUMER, { theme_type: 'LITE' });
     expect(toLite.statusCode).toBe(400);
-    expect(await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key))).toHaveLength(0);
+    expect(await t.db.select().from(orders).where(eq(orders.licenseKey, key))).toHaveLength(0);
   });
 });
 
@@ -285,8 +287,8 @@ describe('fulfilment happens exactly once', () => {
     expect(await tierOf(key)).toBe('LITE');
     const [order] = await t.db
       .select()
-      .from(upgradeOrders)
-      .where(eq(upgradeOrders.providerPaymentId, payment_intent.id));
+      .from(orders)
+      .where(eq(orders.providerPaymentId, payment_intent.id));
     expect(order!.status).toBe('review');
   });
 
@@ -302,8 +304,8 @@ describe('fulfilment happens exactly once', () => {
     expect(await tierOf(key)).toBe('LITE');
     const [order] = await t.db
       .select()
-      .from(upgradeOrders)
-      .where(eq(upgradeOrders.providerPaymentId, payment_intent.id));
+      .from(orders)
+      .where(eq(orders.providerPaymentId, payment_intent.id));
     expect(order!.status).toBe('refunded');
   });
 });

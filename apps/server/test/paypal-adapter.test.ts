@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPaypalWalletProvider, type PaypalWalletProvider } from '../src/integrations/wallet/paypal-adapter';
-import { WalletCaptureError, WalletProviderError, WalletWebhookError } from '../src/integrations/wallet/port';
+import { createPaypalApiProvider, type PaypalApiProvider } from '../src/integrations/paypal/paypal-api-adapter';
+import { PaypalCaptureError, PaypalProviderError, PaypalWebhookError } from '../src/integrations/paypal/port';
 import { startFakePaypalApi, type FakePaypalApi } from './fakes/paypal-api';
 
 let fake: FakePaypalApi;
-let paypal: PaypalWalletProvider;
+let paypal: PaypalApiProvider;
 
 beforeAll(async () => {
   fake = await startFakePaypalApi();
-  paypal = createPaypalWalletProvider({
+  paypal = createPaypalApiProvider({
     clientId: fake.clientId,
     clientSecret: fake.clientSecret,
     webhookId: fake.webhookId,
@@ -89,7 +89,7 @@ describe('the PayPal adapter against a local fake of Orders v2', () => {
     fake.approve(order.ref);
     fake.declineNextCapture(order.ref);
     const declined = await paypal.captureOrder(order.ref, 'keyport-capture-d').catch((error: unknown) => error);
-    expect(declined).toBeInstanceOf(WalletCaptureError);
+    expect(declined).toBeInstanceOf(PaypalCaptureError);
     expect(declined).toMatchObject({ issue: 'INSTRUMENT_DECLINED', declined: true });
 
     const waiting = await create();
@@ -119,11 +119,11 @@ describe('the PayPal adapter against a local fake of Orders v2', () => {
     expect(sent[0]!.requestId).toBe('keyport-refund-order-9');
 
     expect(await paypal.refundOrder(order.ref, 'keyport-refund-order-9')).toMatchObject({ refundedCents: 10_000 });
-    await expect(paypal.refundOrder(order.ref, 'another-request')).rejects.toBeInstanceOf(WalletProviderError);
+    await expect(paypal.refundOrder(order.ref, 'another-request')).rejects.toBeInstanceOf(PaypalProviderError);
     expect(await paypal.getOrder(order.ref)).toMatchObject({ refundedCents: 10_000 });
 
     const uncaptured = await create();
-    await expect(paypal.refundOrder(uncaptured.ref, 'keyport-refund-x')).rejects.toBeInstanceOf(WalletProviderError);
+    await expect(paypal.refundOrder(uncaptured.ref, 'keyport-refund-x')).rejects.toBeInstanceOf(PaypalProviderError);
   });
 
   it('verifies webhooks with verify-webhook-signature, and refuses a bad signature', async () => {
@@ -156,12 +156,12 @@ describe('the PayPal adapter against a local fake of Orders v2', () => {
       transmission_id: 'T-1',
       webhook_event: { id: 'WH-1' },
     });
-    await expect(paypal.verifyWebhook(headers('forged'), Buffer.from(body))).rejects.toBeInstanceOf(WalletWebhookError);
-    await expect(paypal.verifyWebhook({}, Buffer.from(body))).rejects.toBeInstanceOf(WalletWebhookError);
+    await expect(paypal.verifyWebhook(headers('forged'), Buffer.from(body))).rejects.toBeInstanceOf(PaypalWebhookError);
+    await expect(paypal.verifyWebhook({}, Buffer.from(body))).rejects.toBeInstanceOf(PaypalWebhookError);
   });
 
   it('reports wrong credentials as a provider error without the secret', async () => {
-    const wrong = createPaypalWalletProvider({
+    const wrong = createPaypalApiProvider({
       clientId: fake.clientId,
       clientSecret: 'not-the-secret',
       webhookId: fake.webhookId,
@@ -169,7 +169,7 @@ describe('the PayPal adapter against a local fake of Orders v2', () => {
       apiBase: fake.url,
     });
     const error = await wrong.getOrder('ANY').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(WalletProviderError);
+    expect(error).toBeInstanceOf(PaypalProviderError);
     expect(String((error as Error).message)).not.toContain('not-the-secret');
   });
 });

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
 import type { Db } from '../src/db/client';
-import { createWalletProvider } from '../src/integrations/wallet/create-wallet-provider';
-import { WalletWebhookError } from '../src/integrations/wallet/port';
-import { signSandboxWalletEvent } from '../src/integrations/wallet/sandbox-adapter';
+import { createPaypalProvider } from '../src/integrations/paypal/create-paypal-provider';
+import { PaypalWebhookError } from '../src/integrations/paypal/port';
+import { signSandboxPaypalEvent } from '../src/integrations/paypal/sandbox-adapter';
 import { startFakePaypalApi, type FakePaypalApi } from './fakes/paypal-api';
 import { testJobs } from './helpers/jobs';
 import { getTestDatabase } from './helpers/test-app';
@@ -43,7 +43,7 @@ describe('PayPal configuration', () => {
   });
 });
 
-describe('createWalletProvider', () => {
+describe('createPaypalProvider', () => {
   let db: Db;
   let fake: FakePaypalApi;
   beforeAll(async () => {
@@ -53,7 +53,7 @@ describe('createWalletProvider', () => {
   afterAll(() => fake.close());
 
   it('builds the sandbox wallet by default: its signature verifies, another does not', async () => {
-    const wallet = createWalletProvider(loadConfig({}).wallet, {
+    const wallet = createPaypalProvider(loadConfig({}).wallet, {
       db,
       jobs: testJobs(db),
       webhookSecret: 'factory-secret',
@@ -62,13 +62,13 @@ describe('createWalletProvider', () => {
     expect(wallet.name).toBe('paypal_sandbox');
     expect(wallet.clientId).toBeNull();
     const raw = JSON.stringify({ id: 'WH-F', event_type: 'PAYMENT.CAPTURE.COMPLETED', resource: { id: 'C' } });
-    const headers = signSandboxWalletEvent(raw, 'factory-secret', new Date());
+    const headers = signSandboxPaypalEvent(raw, 'factory-secret', new Date());
     expect(await wallet.verifyWebhook(headers, Buffer.from(raw))).toMatchObject({
       id: 'WH-F',
       kind: 'capture_completed',
     });
-    const forged = signSandboxWalletEvent(raw, 'other', new Date());
-    await expect(wallet.verifyWebhook(forged, Buffer.from(raw))).rejects.toBeInstanceOf(WalletWebhookError);
+    const forged = signSandboxPaypalEvent(raw, 'other', new Date());
+    await expect(wallet.verifyWebhook(forged, Buffer.from(raw))).rejects.toBeInstanceOf(PaypalWebhookError);
   });
 
   it('builds the PayPal adapter from config, talking to PAYPAL_API_BASE', async () => {
@@ -78,7 +78,7 @@ describe('createWalletProvider', () => {
       PAYPAL_WEBHOOK_ID: fake.webhookId,
       PAYPAL_API_BASE: fake.url.origin,
     });
-    const wallet = createWalletProvider(config.wallet, {
+    const wallet = createPaypalProvider(config.wallet, {
       db,
       jobs: testJobs(db),
       deliver: async () => ({ statusCode: 200 }),

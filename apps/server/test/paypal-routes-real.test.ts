@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoices, upgradeOrders } from '../src/db/schema';
+import { invoices, orders } from '../src/db/schema';
 import { startFakePaypalApi, type FakePaypalApi, type FakePaypalDispute } from './fakes/paypal-api';
 import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
 import { ownedKey, tierOf as tierOfKey } from './helpers/keys';
@@ -66,6 +66,7 @@ function webhook(
     event_type: type,
     resource: { id: 'CAPTURE', supplementary_data: { related_ids: { order_id: orderRef } } },
   });
+  // At the webhook's first path (issue 21: kept working); the dispute events below take /paypal/webhook.
   return t.app.inject({
     method: 'POST',
     url: '/stripe/paypal/webhook',
@@ -86,7 +87,7 @@ function disputeWebhook(type: string, dispute: FakePaypalDispute, transmissionId
   const raw = JSON.stringify({ id: `WH-${transmissionId}`, event_version: '1.0', event_type: type, resource: dispute });
   return t.app.inject({
     method: 'POST',
-    url: '/stripe/paypal/webhook',
+    url: '/paypal/webhook',
     headers: {
       'content-type': 'application/json',
       'paypal-auth-algo': 'SHA256withRSA',
@@ -153,7 +154,7 @@ describe('PayPal routes with the PayPal adapter (local fake of Orders v2)', () =
     fake.refund(order.id, quote.total_amount);
     expect((await webhook('PAYMENT.CAPTURE.REFUNDED', order.id, 'T-REFUNDED-1')).statusCode).toBe(200);
     expect(await tierOf(key)).toBe('LITE');
-    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, quote.id));
+    const [row] = await t.db.select().from(orders).where(eq(orders.id, quote.id));
     expect(row).toMatchObject({ provider: 'paypal', status: 'refunded' });
   });
 
@@ -167,7 +168,7 @@ describe('PayPal routes with the PayPal adapter (local fake of Orders v2)', () =
     expect(declined.statusCode).toBe(402);
     expect(declined.json()).toEqual({ error: 'Capture failed', code: 'capture_declined' });
     expect(await tierOf(key)).toBe('LITE');
-    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.providerPaymentId, order.id));
+    const [row] = await t.db.select().from(orders).where(eq(orders.providerPaymentId, order.id));
     expect(row).toMatchObject({ status: 'pending' });
     expect(row!.lastPaymentError).toContain('declined');
 
@@ -204,7 +205,7 @@ describe('PayPal routes with the PayPal adapter (local fake of Orders v2)', () =
       received: true,
       duplicate: false,
     });
-    const disputedRow = async () => (await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, quote.id)))[0]!;
+    const disputedRow = async () => (await t.db.select().from(orders).where(eq(orders.id, quote.id)))[0]!;
     expect(await disputedRow()).toMatchObject({
       status: 'disputed',
       disputeState: 'open',
@@ -236,7 +237,7 @@ describe('PayPal routes with the PayPal adapter (local fake of Orders v2)', () =
     await disputeWebhook('CUSTOMER.DISPUTE.CREATED', opened, 'T-DISPUTE-3');
     const resolved = fake.resolveDispute(opened.dispute_id, 'RESOLVED_SELLER_FAVOUR');
     expect((await disputeWebhook('CUSTOMER.DISPUTE.RESOLVED', resolved, 'T-DISPUTE-4')).statusCode).toBe(200);
-    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, quote.id));
+    const [row] = await t.db.select().from(orders).where(eq(orders.id, quote.id));
     expect(row).toMatchObject({ status: 'completed', disputeState: 'won' });
     expect(await tierOf(key)).toBe('REGULAR');
 
@@ -248,7 +249,7 @@ describe('PayPal routes with the PayPal adapter (local fake of Orders v2)', () =
     };
     fake.disputes.set(forged.dispute_id, forged);
     expect((await disputeWebhook('CUSTOMER.DISPUTE.CREATED', forged, 'T-DISPUTE-5')).statusCode).toBe(200);
-    const [after] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, quote.id));
+    const [after] = await t.db.select().from(orders).where(eq(orders.id, quote.id));
     expect(after).toMatchObject({ status: 'completed', disputeState: 'won' });
   });
 
@@ -265,7 +266,7 @@ describe('PayPal routes with the PayPal adapter (local fake of Orders v2)', () =
     const response = await createOrder(token, key);
     expect(response.statusCode).toBe(502);
     expect(response.json()).toEqual({ error: 'Failed to create order', code: 'provider_unavailable' });
-    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key));
+    const [row] = await t.db.select().from(orders).where(eq(orders.licenseKey, key));
     expect(row?.providerPaymentId ?? null).toBeNull();
   });
 });

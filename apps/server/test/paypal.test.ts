@@ -10,13 +10,13 @@ import {
   paymentWebhookEvents,
   purchasedUpgrades,
   sandboxPaypalOrders,
-  upgradeOrders,
+  orders,
 } from '../src/db/schema';
 import {
-  createSandboxWalletProvider,
-  signSandboxWalletEvent,
-  type SandboxWalletProvider,
-} from '../src/integrations/wallet/sandbox-adapter';
+  createSandboxPaypalProvider,
+  signSandboxPaypalEvent,
+  type SandboxPaypalProvider,
+} from '../src/integrations/paypal/sandbox-adapter';
 import { QUICK_SANDBOX_RETRY, testJobs } from './helpers/jobs';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
 import { ownedKey, paypalOrderBody as body, tierOf as tierOfKey } from './helpers/keys';
@@ -24,7 +24,7 @@ import { ownedKey, paypalOrderBody as body, tierOf as tierOfKey } from './helper
 const WEBHOOK_SECRET = 'paypal_sandbox_test_secret';
 
 let t: TestApp;
-let wallet: SandboxWalletProvider;
+let wallet: SandboxPaypalProvider;
 /** Every event the sandbox wallet delivered, as it sent it, for the replay tests. */
 const delivered: { raw: string; headers: Record<string, string> }[] = [];
 
@@ -32,18 +32,18 @@ beforeAll(async () => {
   const { db } = await getTestDatabase();
   // The sandbox wallet exactly as services.ts builds it, with a known secret so the tests can sign events too; its
   // deliveries go through the app's own webhook route.
-  wallet = createSandboxWalletProvider({
+  wallet = createSandboxPaypalProvider({
     db,
     webhookSecret: WEBHOOK_SECRET,
     jobs: testJobs(db),
     retry: QUICK_SANDBOX_RETRY,
     deliver: async (raw, headers) => {
       delivered.push({ raw, headers });
-      const response = await t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload: raw });
+      const response = await t.app.inject({ method: 'POST', url: '/paypal/webhook', headers, payload: raw });
       return { statusCode: response.statusCode };
     },
   });
-  t = await createTestApp({}, { wallet });
+  t = await createTestApp({}, { paypal: wallet });
 });
 
 let people = 0;
@@ -71,8 +71,10 @@ const decide = (token: string, action: 'approve' | 'cancel') =>
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     payload: new URLSearchParams({ token, action }).toString(),
   });
-const sendWebhook = (raw: string, headers: Record<string, string>) =>
-  t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload: raw });
+/** PayPal's webhook: `/paypal/webhook`, or its first path under /stripe/ (issue 21: both kept, one handler). */
+const WEBHOOK_PATHS = ['/paypal/webhook', '/stripe/paypal/webhook'] as const;
+const sendWebhook = (raw: string, headers: Record<string, string>, url: string = WEBHOOK_PATHS[0]) =>
+  t.app.inject({ method: 'POST', url, headers, payload: raw });
 
 type Created = { order: { id: string }; approve_url: string; quote: Record<string, unknown> & { id: number } };
 
@@ -113,7 +115,7 @@ describe('LITE→PRO through the sandbox approval page, end to end', () => {
     expect(approve_url).toBe(`/sandbox/paypal/checkout?token=${order.id}`);
     // $320 LITE→PRO with German VAT (19 %), computed on the server.
     expect(quote).toMatchObject({ status: 'pending', from: 'LITE', to: 'PRO', base_amount: 32000, vat_amount: 6080 });
-    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, quote.id));
+    const [row] = await t.db.select().from(orders).where(eq(orders.id, quote.id));
     expect(row).toMatchObject({ provider: 'paypal_sandbox', providerPaymentId: order.id, totalAmountCents: 38080 });
     const [standIn] = await t.db.select().from(sandboxPaypalOrders).where(eq(sandboxPaypalOrders.id, order.id));
     expect(standIn).toMatchObject({
@@ -258,7 +260,7 @@ describe('POST /stripe/paypal/create-order: the card path checks', () => {
     const other = await newUser();
     const response = await createOrder(other.token, body(key));
     expect(response.statusCode).toBe(404);
-    expect(await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key))).toHaveLength(0);
+    expect(await t.db.select().from(orders).where(eq(orders.licenseKey, key))).toHaveLength(0);
   });
 
   it("refuses a price id that is not the path's, a PRO key, and a bad body", async () => {
@@ -283,7 +285,7 @@ describe('POST /stripe/paypal/create-order: the card path checks', () => {
     expect(badEmail.json()).toMatchObject({ error: 'Enter a valid email address' });
     const otherCountry = await createOrder(token, body(key, { country_code: 'FR' }));
     expect(otherCountry.statusCode).toBe(400);
-    expect(await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key))).toHaveLength(0);
+    expect(await t.db.select().from(orders).where(eq(orders.licenseKey, key))).toHaveLength(0);
     expect(
       (await t.app.inject({ method: 'POST', url: '/stripe/paypal/create-order', payload: body(key) })).statusCode,
     ).toBe(401);
@@ -306,8 +308,8 @@ describe('POST /stripe/paypal/create-order: the card path checks', () => {
     expect(first.json<Created>().order.id).toBe(second.json<Created>().order.id);
     const business = await createOrder(token, body(key, { company_name: 'Kunde GmbH', vat_id: 'DE 123 456 789' }));
     expect(business.json<Created>().order.id).not.toBe(first.json<Created>().order.id);
-    const orders = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key));
-    expect(orders.map((order) => order.status).sort()).toEqual(['pending', 'superseded']);
+    const keyOrders = await t.db.select().from(orders).where(eq(orders.licenseKey, key));
+    expect(keyOrders.map((order) => order.status).sort()).toEqual(['pending', 'superseded']);
     // The superseded order is never captured, even when approved.
     await decide(first.json<Created>().order.id, 'approve');
     const old = await capture(token, first.json<Created>().order.id);
@@ -339,8 +341,8 @@ describe('POST /stripe/paypal/create-order: the card path checks', () => {
       },
     });
     expect(card.statusCode).toBe(200);
-    const orders = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.licenseKey, key));
-    expect(orders.map((order) => [order.provider, order.status]).sort()).toEqual([
+    const keyOrders = await t.db.select().from(orders).where(eq(orders.licenseKey, key));
+    expect(keyOrders.map((order) => [order.provider, order.status]).sort()).toEqual([
       ['paypal_sandbox', 'superseded'],
       ['sandbox', 'pending'],
     ]);
@@ -366,7 +368,7 @@ describe('POST /stripe/paypal/capture-order', () => {
     const response = await capture(token, ref);
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({ error: 'Capture failed', code: 'amount_mismatch' });
-    const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.providerPaymentId, ref));
+    const [order] = await t.db.select().from(orders).where(eq(orders.providerPaymentId, ref));
     expect(order).toMatchObject({ status: 'review' });
     expect(order!.processingError).toContain('does not match');
     const [standIn] = await t.db.select().from(sandboxPaypalOrders).where(eq(sandboxPaypalOrders.id, ref));
@@ -390,7 +392,7 @@ describe('POST /stripe/paypal/capture-order', () => {
     const replays = await Promise.all(
       [
         ...Array.from({ length: 5 }, () =>
-          sendWebhook(events[0]!.raw, signSandboxWalletEvent(events[0]!.raw, WEBHOOK_SECRET, new Date())),
+          sendWebhook(events[0]!.raw, signSandboxPaypalEvent(events[0]!.raw, WEBHOOK_SECRET, new Date())),
         ),
         ...Array.from({ length: 5 }, () => capture(token, ref)),
       ].sort(() => Math.random() - 0.5),
@@ -409,7 +411,7 @@ describe('POST /stripe/paypal/capture-order', () => {
   });
 });
 
-describe('POST /stripe/paypal/webhook', () => {
+describe('POST /paypal/webhook (and its first path, /stripe/paypal/webhook)', () => {
   const event = (type: string, orderRef: string, id = `WH-TEST-${Math.random().toString(36).slice(2)}`) =>
     JSON.stringify({
       id,
@@ -417,24 +419,27 @@ describe('POST /stripe/paypal/webhook', () => {
       resource: { id: 'CAPTURE1', supplementary_data: { related_ids: { order_id: orderRef } } },
     });
 
-  it('answers 400 to a bad or missing signature, a stale one, and a body that is not an event', async () => {
-    const raw = event('PAYMENT.CAPTURE.COMPLETED', 'AAAAAAAAAAAAAAAAA');
-    const forged = { ...signSandboxWalletEvent(raw, 'another secret', new Date()) };
-    const response = await sendWebhook(raw, forged);
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: 'Invalid webhook signature.', code: 'invalid_signature' });
-    expect((await sendWebhook(raw, { 'content-type': 'application/json' })).statusCode).toBe(400);
-    const stale = signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date(Date.now() - 3_600_000));
-    expect((await sendWebhook(raw, stale)).statusCode).toBe(400);
-    const tampered = signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date());
-    expect((await sendWebhook(raw.replace('CAPTURE1', 'CAPTURE2'), tampered)).statusCode).toBe(400);
-    const notJson = 'not json';
-    expect((await sendWebhook(notJson, signSandboxWalletEvent(notJson, WEBHOOK_SECRET, new Date()))).statusCode).toBe(
-      400,
-    );
-  });
+  it.each(WEBHOOK_PATHS)(
+    'answers 400 at %s to a bad or missing signature, a stale one, and a body that is not an event',
+    async (url) => {
+      const raw = event('PAYMENT.CAPTURE.COMPLETED', 'AAAAAAAAAAAAAAAAA');
+      const forged = { ...signSandboxPaypalEvent(raw, 'another secret', new Date()) };
+      const response = await sendWebhook(raw, forged, url);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ error: 'Invalid webhook signature.', code: 'invalid_signature' });
+      expect((await sendWebhook(raw, { 'content-type': 'application/json' }, url)).statusCode).toBe(400);
+      const stale = signSandboxPaypalEvent(raw, WEBHOOK_SECRET, new Date(Date.now() - 3_600_000));
+      expect((await sendWebhook(raw, stale, url)).statusCode).toBe(400);
+      const tampered = signSandboxPaypalEvent(raw, WEBHOOK_SECRET, new Date());
+      expect((await sendWebhook(raw.replace('CAPTURE1', 'CAPTURE2'), tampered, url)).statusCode).toBe(400);
+      const notJson = 'not json';
+      expect(
+        (await sendWebhook(notJson, signSandboxPaypalEvent(notJson, WEBHOOK_SECRET, new Date()), url)).statusCode,
+      ).toBe(400);
+    },
+  );
 
-  it('settles a captured order from PAYMENT.CAPTURE.COMPLETED and ignores a duplicate event', async () => {
+  it('settles a captured order from PAYMENT.CAPTURE.COMPLETED and ignores a duplicate event, at either path', async () => {
     const { ref, key } = await approvedOrder();
     // Captured at the wallet, the browser gone: only the webhook tells the portal.
     await t.db
@@ -442,11 +447,13 @@ describe('POST /stripe/paypal/webhook', () => {
       .set({ status: 'COMPLETED', captureId: `CAP${ref.slice(3)}`, captureStatus: 'COMPLETED', capturedCents: 38080 })
       .where(eq(sandboxPaypalOrders.id, ref));
     const raw = event('PAYMENT.CAPTURE.COMPLETED', ref, `WH-DUP-${ref}`);
-    const first = await sendWebhook(raw, signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date()));
+    const first = await sendWebhook(raw, signSandboxPaypalEvent(raw, WEBHOOK_SECRET, new Date()));
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ received: true, duplicate: false });
     expect(await tierOf(key)).toBe('PRO');
-    const second = await sendWebhook(raw, signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date()));
+    // The same event at the first path is the same handler's duplicate.
+    const second = await sendWebhook(raw, signSandboxPaypalEvent(raw, WEBHOOK_SECRET, new Date()), WEBHOOK_PATHS[1]);
+    expect(second.statusCode).toBe(200);
     expect(second.json()).toEqual({ received: true, duplicate: true });
     expect(
       await t.db
@@ -456,9 +463,9 @@ describe('POST /stripe/paypal/webhook', () => {
     ).toEqual([expect.objectContaining({ provider: 'paypal_sandbox', type: 'PAYMENT.CAPTURE.COMPLETED' })]);
   });
 
-  it('answers 200 and does nothing for other event types', async () => {
+  it.each(WEBHOOK_PATHS)('answers 200 at %s and does nothing for other event types', async (url) => {
     const raw = event('CHECKOUT.ORDER.APPROVED', 'AAAAAAAAAAAAAAAAA');
-    const response = await sendWebhook(raw, signSandboxWalletEvent(raw, WEBHOOK_SECRET, new Date()));
+    const response = await sendWebhook(raw, signSandboxPaypalEvent(raw, WEBHOOK_SECRET, new Date()), url);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ received: true, duplicate: false });
   });
@@ -474,13 +481,13 @@ describe('refunds through PAYMENT.CAPTURE.REFUNDED', () => {
     await wallet.refundCapture(ref, 1_000);
     await wallet.idle();
     expect(await tierOf(key)).toBe('PRO');
-    const [partial] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.providerPaymentId, ref));
+    const [partial] = await t.db.select().from(orders).where(eq(orders.providerPaymentId, ref));
     expect(partial!.status).toBe('completed');
 
     await wallet.refundCapture(ref, 37_080);
     await wallet.idle();
     expect(await tierOf(key)).toBe('LITE');
-    const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.providerPaymentId, ref));
+    const [order] = await t.db.select().from(orders).where(eq(orders.providerPaymentId, ref));
     expect(order!.status).toBe('refunded');
     await expect(wallet.refundCapture(ref, 1)).rejects.toThrow(/greater than what remains/);
   });
@@ -497,7 +504,7 @@ describe('refunds through PAYMENT.CAPTURE.REFUNDED', () => {
     await t.db.update(licenseKeys).set({ tier: 'PRO' }).where(eq(licenseKeys.apiKey, key));
     await wallet.refundCapture(ref, 14_280);
     await wallet.idle();
-    const [order] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.providerPaymentId, ref));
+    const [order] = await t.db.select().from(orders).where(eq(orders.providerPaymentId, ref));
     expect(order!.status).toBe('refunded');
     expect(await tierOf(key)).toBe('PRO');
   });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { upgradeOrders } from '../src/db/schema';
+import { orders } from '../src/db/schema';
 import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
 import { makeThemeZip, pathOf, uploadRelease, useDataDir } from './helpers/releases';
 import { tierOf } from './helpers/keys';
@@ -184,7 +184,7 @@ describe('§7 rows: VAT, card payment, PayPal, tokens', () => {
     expect(payment_intent.client_secret).toContain('_secret_');
     // The billing country of the metadata decided the VAT: Germany, 19 %.
     expect(order).toMatchObject({ vat_amount: 2280, total_amount: 14280 });
-    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, order.id));
+    const [row] = await t.db.select().from(orders).where(eq(orders.id, order.id));
     expect(row!.billing).toMatchObject({
       name: 'spec-calls',
       email: 'spec-calls@example.com',

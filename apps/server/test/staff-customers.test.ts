@@ -1,7 +1,7 @@
 import { and, count, eq, gt } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { StaffCustomer, StaffCustomerSummary } from '@keyport/shared/contracts/staff-customers';
-import { auditLog, creditLedger, emailOutbox, licenseKeys, upgradeOrders, users } from '../src/db/schema';
+import { auditLog, creditLedger, emailOutbox, licenseKeys, orders, users } from '../src/db/schema';
 import { ownedKey } from './helpers/keys';
 import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
 
@@ -204,7 +204,7 @@ describe('GET /staff/customers/:id', () => {
     const [keyRow] = await t.db.select().from(licenseKeys).where(eq(licenseKeys.apiKey, apiKey));
     const order = await t.db.transaction(async (tx) => {
       const [row] = await tx
-        .insert(upgradeOrders)
+        .insert(orders)
         .values({
           userId: customer.id,
           licenseKeyId: keyRow!.id,

@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, upgradeOrders } from '../src/db/schema';
+import { auditLog, orders } from '../src/db/schema';
 import {
   createSandboxPaymentProvider,
   type SandboxPaymentProvider,
 } from '../src/integrations/payments/sandbox-adapter';
-import { createSandboxWalletProvider, type SandboxWalletProvider } from '../src/integrations/wallet/sandbox-adapter';
+import { createSandboxPaypalProvider, type SandboxPaypalProvider } from '../src/integrations/paypal/sandbox-adapter';
 import { GERMAN_CONSUMER, ownedKey, paypalOrderBody, tierOf as tierOfKey } from './helpers/keys';
 import { QUICK_SANDBOX_RETRY, testJobs } from './helpers/jobs';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
@@ -13,7 +13,7 @@ import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './he
 /** Issue 12: staff's orders (and refunds through the provider), upgrade tokens and catalogue writes. */
 let t: TestApp;
 let card: SandboxPaymentProvider;
-let wallet: SandboxWalletProvider;
+let wallet: SandboxPaypalProvider;
 
 beforeAll(async () => {
   const { db } = await getTestDatabase();
@@ -35,17 +35,17 @@ beforeAll(async () => {
       return { statusCode: response.statusCode };
     },
   });
-  wallet = createSandboxWalletProvider({
+  wallet = createSandboxPaypalProvider({
     db,
     webhookSecret: 'paypal_staff_money',
     jobs,
     retry: QUICK_SANDBOX_RETRY,
     deliver: async (payload, headers) => {
-      const response = await t.app.inject({ method: 'POST', url: '/stripe/paypal/webhook', headers, payload });
+      const response = await t.app.inject({ method: 'POST', url: '/paypal/webhook', headers, payload });
       return { statusCode: response.statusCode };
     },
   });
-  t = await createTestApp({}, { payments: card, wallet });
+  t = await createTestApp({}, { payments: card, paypal: wallet });
 });
 
 let people = 0;
@@ -255,7 +255,7 @@ describe('POST /staff/orders/:id/refund', () => {
     expect(asked.statusCode).toBe(202);
     await card.idle();
     expect(await tierOf(order.key)).toBe('LITE');
-    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, order.orderId));
+    const [row] = await t.db.select().from(orders).where(eq(orders.id, order.orderId));
     expect(row!.status).toBe('refunded');
 
     const audits = (await staffRows('order.refund_requested')).filter(
@@ -289,7 +289,7 @@ describe('POST /staff/orders/:id/refund', () => {
     expect(asked.json()).toMatchObject({ order: { id: order.orderId, method: 'paypal' } });
     await wallet.idle();
     expect(await tierOf(order.key)).toBe('LITE');
-    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, order.orderId));
+    const [row] = await t.db.select().from(orders).where(eq(orders.id, order.orderId));
     expect(row!.status).toBe('refunded');
   });
 
@@ -322,7 +322,7 @@ describe('POST /staff/orders/:id/refund', () => {
     );
     for (const answer of answers) expect([202, 409]).toContain(answer.statusCode);
     await card.idle();
-    const [row] = await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, order.orderId));
+    const [row] = await t.db.select().from(orders).where(eq(orders.id, order.orderId));
     expect(row!.status).toBe('refunded');
     const payment = await card.retrievePayment(row!.providerPaymentId!);
     expect(payment!.refundedCents).toBe(row!.totalAmountCents);

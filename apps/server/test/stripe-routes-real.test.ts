@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, invoices, upgradeOrders } from '../src/db/schema';
+import { auditLog, invoices, orders } from '../src/db/schema';
 import { confirmWithTestCard, startFakeStripeApi, type FakeStripeApi } from './fakes/stripe-api';
 import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
 import { GERMAN_CONSUMER, ownedKey, tierOf as tierOfKey } from './helpers/keys';
@@ -56,7 +56,7 @@ function send(type: string, object: Record<string, unknown>, secret = WEBHOOK_SE
   });
 }
 
-const orderRow = async (id: number) => (await t.db.select().from(upgradeOrders).where(eq(upgradeOrders.id, id)))[0]!;
+const orderRow = async (id: number) => (await t.db.select().from(orders).where(eq(orders.id, id)))[0]!;
 const actionsOf = async (orderId: number) =>
   (
     await t.db

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq, inArray, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { emailOutbox, jobs, paymentWebhookEvents, upgradeOrders } from '../src/db/schema';
+import { emailOutbox, jobs, paymentWebhookEvents, orders } from '../src/db/schema';
 import { SANDBOX_PAYMENT_EVENT } from '../src/integrations/payments/sandbox-adapter';
 import { GERMAN_CONSUMER, ownedKey } from './helpers/keys';
 import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
@@ -118,7 +118,7 @@ describe.skipIf(!databaseUrl || !redisUrl)('a worker killed mid-settlement', () 
     let victim = 0;
     await t.db.transaction(async (tx) => {
       // Settling writes orders: it waits on this lock, so each event stays in the hands of the worker delivering it.
-      await tx.execute(sql`lock table upgrade_orders in exclusive mode`);
+      await tx.execute(sql`lock table orders in exclusive mode`);
       const confirmed = await Promise.all(
         payments.map(({ token, ref }) =>
           fetch(`http://127.0.0.1:${port}/sandbox/stripe/confirm`, {
@@ -153,11 +153,11 @@ describe.skipIf(!databaseUrl || !redisUrl)('a worker killed mid-settlement', () 
     // Nobody syncs: the killed worker's events are delivered by the other workers once its claims expire.
     await vi.waitFor(
       async () => {
-        const orders = await t.db
-          .select({ status: upgradeOrders.status })
-          .from(upgradeOrders)
-          .where(inArray(upgradeOrders.providerPaymentId, refs));
-        expect(orders.filter((order) => order.status === 'completed')).toHaveLength(30);
+        const paid = await t.db
+          .select({ status: orders.status })
+          .from(orders)
+          .where(inArray(orders.providerPaymentId, refs));
+        expect(paid.filter((order) => order.status === 'completed')).toHaveLength(30);
       },
       { timeout: 120_000, interval: 500 },
     );

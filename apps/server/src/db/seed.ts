@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { TIERS, type Tier } from '@keyport/shared/domain/tiers';
 import type { Services } from '../services';
+import { legacyOrderValues } from './legacy-orders';
 import { homepageSettings, licenseKeys, orders, userStores, users } from './schema';
 import {
   DEMO_ACCOUNTS,
@@ -70,11 +71,9 @@ export async function seedDemoData(
         .values(DEMO_USER_STORES.map((domain) => ({ userId: demoId, myshopifyDomain: domain })))
         .onConflictDoNothing();
       await tx.insert(orders).values(
-        DEMO_ORDER_AGES_MONTHS.map((months) => ({
-          userId: demoId,
-          description: 'Theme license',
-          createdAt: monthsAgo(months, now),
-        })),
+        DEMO_ORDER_AGES_MONTHS.map((months) =>
+          legacyOrderValues({ userId: demoId, description: 'Theme license', createdAt: monthsAgo(months, now) }),
+        ),
       );
     }
     if (teamId) {

@@ -12,6 +12,8 @@ export const queryKeys = {
   homepageFeed: ['homepage-feed'] as const,
   publicConfig: ['public-config'] as const,
   purchasedUpgrades: ['purchased-upgrades'] as const,
+  /** GET /orders: Settings → Invoices (issue 21). */
+  myOrders: ['my-orders'] as const,
   countries: ['countries'] as const,
   stripeConfig: ['stripe-config'] as const,
   paypalConfig: ['paypal-config'] as const,

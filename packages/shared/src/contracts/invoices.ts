@@ -60,3 +60,46 @@ export const getInvoicePdf = defineContract({
   produces: 'application/pdf',
   params: z.object({ id: idString('Invalid invoice') }),
 });
+
+/**
+ * One of the caller's orders in Settings → Invoices (issue 21): a paid order of the one orders table (a license
+ * upgrade or a credit pack) with its invoice and credit notes, or an order of the legacy store (`legacy`: its number,
+ * description and date only; no amount or document).
+ */
+export const MyOrderSchema = z.object({
+  kind: z.enum(['upgrade', 'credit_pack', 'legacy']),
+  /** The order number (`Order #id`); null only for an order without one. */
+  id: z.nullable(z.int()),
+  /** What was bought: 'License upgrade LITE to PRO', '10 credits', or a legacy order's description. */
+  description: z.string(),
+  /** The license key an upgrade was for. */
+  license_key: z.nullable(z.string()),
+  /** ISO 8601 date-time the order was placed. */
+  created_at: z.string(),
+  /** Cents before VAT, the VAT and the total; null on a legacy order. */
+  subtotal: z.nullable(z.int()),
+  vat_amount: z.nullable(z.int()),
+  total: z.nullable(z.int()),
+  /** Basis points (1900 is 19 %); null on a legacy order. */
+  vat_rate_bp: z.nullable(z.int()),
+  /** The buyer's verified VAT ID made it a reverse charge (no VAT). */
+  reverse_charge: z.boolean(),
+  currency: z.nullable(z.string()),
+  /** Where the order stands now; null on a legacy order. */
+  status: z.nullable(z.enum(INVOICE_ORDER_STATUSES)),
+  /** Its invoice and credit notes, in issue order (each with its PDF at /invoices/:id/pdf). */
+  documents: z.array(z.omit(InvoiceSummarySchema, { order_id: true, status: true })),
+});
+export type MyOrder = z.infer<typeof MyOrderSchema>;
+export type OrderDocument = MyOrder['documents'][number];
+
+/** Settings → Invoices: the caller's orders, newest first, each paid one with its invoice and credit notes. */
+export const listMyOrders = defineContract({
+  operationId: 'listMyOrders',
+  method: 'GET',
+  path: '/orders',
+  summary: "The caller's orders with their invoices and credit notes, newest first",
+  tags: ['invoices'],
+  access: 'user',
+  response: z.object({ orders: z.array(MyOrderSchema) }),
+});

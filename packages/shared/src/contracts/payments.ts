@@ -185,12 +185,15 @@ export const confirmSandboxPayment = defineContract({
   response: z.object({ status: z.literal('requires_capture') }),
 });
 
-/** A PDF receipt of a paid upgrade (the caller's own orders only). */
-export const getOrderReceipt = defineContract({
-  operationId: 'getOrderReceipt',
+/**
+ * The invoice of a paid order as a PDF, by order (the caller's own orders only): the same document as
+ * GET /invoices/:id/pdf, at the path the first "receipt" links had (issue 21: there was never another document).
+ */
+export const getOrderInvoicePdf = defineContract({
+  operationId: 'getOrderInvoicePdf',
   method: 'GET',
   path: '/upgrades/orders/:id/receipt',
-  summary: 'The receipt of a paid upgrade, as a PDF',
+  summary: "A paid order's invoice, as a PDF (the same as GET /invoices/:id/pdf)",
   tags: ['payments'],
   access: 'user',
   produces: 'application/pdf',

@@ -121,11 +121,22 @@ export const cancelPaypalOrder = defineContract({
 export const paypalWebhook = defineContract({
   operationId: 'paypalWebhook',
   method: 'POST',
-  path: '/stripe/paypal/webhook',
+  path: '/paypal/webhook',
   summary: 'PayPal events (verified; deduplicated on the event id; the order is re-read)',
   tags: ['paypal'],
   access: 'public',
   response: z.object({ received: z.literal(true), duplicate: z.boolean() }),
+});
+
+/**
+ * The same webhook at its first path (issue 21: PayPal's events lived under /stripe/): kept working, the same route
+ * and code, for PayPal webhooks still pointed there. New configurations use `/paypal/webhook`.
+ */
+export const paypalWebhookAtStripePath = defineContract({
+  ...paypalWebhook,
+  operationId: 'paypalWebhookAtStripePath',
+  path: '/stripe/paypal/webhook',
+  summary: 'PayPal events at their first path (the same as POST /paypal/webhook)',
 });
 
 /** A sandbox wallet order id (17 upper-case letters and digits, like PayPal's). */

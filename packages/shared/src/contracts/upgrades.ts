@@ -97,8 +97,8 @@ export const PurchasedUpgradeSchema = z.object({
   payment_completed_at: z.nullable(z.string()),
   processing_error: z.nullable(z.string()),
   upgrade_processed_at: z.nullable(z.string()),
-  /** The PDF receipt of a paid upgrade (a path of this server), null for tokens. */
-  receipt_url: z.nullable(z.string()),
+  /** The invoice PDF of a paid upgrade, by its order (a path of this server), null for tokens. */
+  invoice_url: z.nullable(z.string()),
 });
 export type PurchasedUpgrade = z.infer<typeof PurchasedUpgradeSchema>;
 

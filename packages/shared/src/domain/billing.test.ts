@@ -107,7 +107,7 @@ describe('§5 billing form', () => {
   });
 
   it('§5 wallet line is the spec’s text', () => {
-    expect(BILLING_MESSAGES.walletNeedsBilling).toBe('Please fill in all billing information above to use PayPal');
+    expect(BILLING_MESSAGES.paypalNeedsBilling).toBe('Please fill in all billing information above to use PayPal');
   });
 });
 

@@ -58,7 +58,7 @@ export const BILLING_MESSAGES = {
   vatId: VAT_MESSAGES.invalid,
   tooLong: (max: number) => `At most ${max} characters`,
   /** §5: shown instead of the wallet buttons until every billing field is filled. */
-  walletNeedsBilling: 'Please fill in all billing information above to use PayPal',
+  paypalNeedsBilling: 'Please fill in all billing information above to use PayPal',
 } as const;
 
 /** The contract's limits (characters, after trimming). */

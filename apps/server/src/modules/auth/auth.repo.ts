@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { orders, passwordResets, sessions, users } from '../../db/schema';
+import { passwordResets, sessions, users } from '../../db/schema';
 
 export function findUserByEmail(db: DbOrTx, email: string) {
   return db
@@ -50,14 +50,6 @@ export function searchUsers(
 export function listEmails(db: DbOrTx, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
   return db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, ids));
-}
-
-export function listOrders(db: DbOrTx, userId: number) {
-  return db
-    .select({ id: orders.id, createdAt: orders.createdAt })
-    .from(orders)
-    .where(eq(orders.userId, userId))
-    .orderBy(desc(orders.createdAt));
 }
 
 export async function insertSession(db: DbOrTx, userId: number, tokenHash: string, expiresAt: Date) {

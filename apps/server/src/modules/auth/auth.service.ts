@@ -7,6 +7,7 @@ import { badRequest, conflict, notFound, unauthorized } from '../../http/errors'
 import type { RateLimiter } from '../../http/rate-limit';
 import type { Outbox } from '../../integrations/email/outbox';
 import type { SessionRevocations } from '../../integrations/shared-state/port';
+import type { OrderDates } from '../payments/order-dates.service';
 import * as repo from './auth.repo';
 import { generateSecret, hashSecret } from '../../lib/secrets';
 
@@ -30,6 +31,8 @@ export interface AuthServiceDeps {
   /** Ended sessions are announced to every process, so none keeps honouring one from its cache. */
   revocations: SessionRevocations;
   log: Pick<FastifyBaseLogger, 'warn'>;
+  /** The user's legacy orders' dates (`/auth/me`'s `orders`; the payments module owns the one orders table). */
+  orderDates: Pick<OrderDates, 'legacyOrdersOf'>;
   now?: () => Date;
 }
 
@@ -73,7 +76,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   async function loadUser(userId: number): Promise<User> {
     const user = await repo.findUserById(db, userId);
     if (!user) throw notFound('User not found');
-    const orders = await repo.listOrders(db, userId);
+    const orders = await deps.orderDates.legacyOrdersOf(userId);
     return {
       id: user.id,
       email: user.email,

@@ -8,7 +8,7 @@ import type { AuditService } from '../audit/audit.service';
 import type { AuthService } from '../auth/auth.service';
 import type { ConnectService } from '../connect/connect.service';
 import type { CreditsService } from '../credits/credits.service';
-import type { InvoicesService } from '../invoices/invoices.service';
+import type { OrderHistory } from '../payments/order-history.service';
 import type { KeysService, StaffKeyRow } from '../keys/keys.service';
 import type { PaymentsService } from '../payments/payments.service';
 import type { ThemeUpgradesService } from '../theme-upgrades/theme-upgrades.service';
@@ -34,7 +34,8 @@ export interface CustomersAdminDeps {
   >;
   connect: Pick<ConnectService, 'listUserStores'>;
   payments: Pick<PaymentsService, 'listOrdersOf'>;
-  invoices: Pick<InvoicesService, 'list'>;
+  /** The customer's invoices and credit notes with their orders' statuses. */
+  orderHistory: Pick<OrderHistory, 'invoicesOf'>;
   themeUpgrades: Pick<ThemeUpgradesService, 'listRuns'>;
   credits: Pick<CreditsService, 'balanceOf' | 'balancesOf' | 'history' | 'reportsOf'>;
   audit: Pick<AuditService, 'record'>;
@@ -60,7 +61,7 @@ function toStaffKey(row: StaffKeyRow): StaffCustomerKey {
  * it reads and writes through the owners' services, and every action is one transaction with its one audit row.
  */
 export function createCustomersAdminService(deps: CustomersAdminDeps) {
-  const { db, auth, keys, connect, payments, invoices, themeUpgrades, credits, audit, outbox } = deps;
+  const { db, auth, keys, connect, payments, orderHistory, themeUpgrades, credits, audit, outbox } = deps;
 
   async function requireCustomer(id: number) {
     const customer = await auth.findAccount(id);
@@ -102,7 +103,7 @@ export function createCustomersAdminService(deps: CustomersAdminDeps) {
         keys.listKeysForStaff(id),
         connect.listUserStores(id),
         payments.listOrdersOf(id),
-        invoices.list(id),
+        orderHistory.invoicesOf(id),
         themeUpgrades.listRuns(id),
         credits.balanceOf(id),
         credits.history(id),

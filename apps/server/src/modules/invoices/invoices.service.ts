@@ -4,7 +4,7 @@ import { countryName } from '@keyport/shared/domain/countries';
 import { keyportCreditsLabel } from '@keyport/shared/domain/credit-packs';
 import { upgradePathLabel, type UpgradePath } from '@keyport/shared/domain/upgrade-paths';
 import type { Db, DbOrTx } from '../../db/client';
-import type { InvoiceBuyer, InvoiceKind, InvoiceSeller, UpgradeOrderStatus, upgradeOrders } from '../../db/schema';
+import type { InvoiceBuyer, InvoiceKind, InvoiceSeller, orders } from '../../db/schema';
 import { AppError, notFound } from '../../http/errors';
 import {
   ExchangeRateUnavailableError,
@@ -22,7 +22,7 @@ import * as repo from './invoices.repo';
  * from the schema (read only; the payments module passes it in). Not from payments.service, which imports this
  * service's type: that was an import circle (issue 21).
  */
-type OrderRow = typeof upgradeOrders.$inferSelect;
+type OrderRow = typeof orders.$inferSelect;
 
 /** What a refund did to what the order delivered (the audit log records it). */
 export type RefundOutcome =
@@ -62,13 +62,14 @@ export interface InvoicesServiceDeps {
   db: Db;
   seller: InvoiceSeller;
   audit: Pick<AuditService, 'record'>;
-  /** The orders' statuses now (the payments module owns orders). */
-  orderStatuses: (orderIds: number[]) => Promise<Map<number, UpgradeOrderStatus>>;
   /** The euro reference rates of EU invoices' VAT in EUR (ECB, or the sandbox's fixed rates). */
   exchangeRates: ExchangeRates;
   log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'>;
   now?: () => Date;
 }
+
+/** A document of the user's as GET /invoices lists it, less where its order stands now (the orders' module adds it). */
+export type UserDocument = Omit<InvoiceSummary, 'status'>;
 
 /** The caller of a PDF route: its buyer, or staff. */
 export interface Reader {
@@ -342,10 +343,12 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
       });
     },
 
-    /** GET /invoices: the caller's invoices and credit notes, newest first. */
-    async list(userId: number): Promise<InvoiceSummary[]> {
+    /**
+     * The user's invoices and credit notes, newest first, each naming its order (the orders module adds where each
+     * order stands now: GET /invoices, GET /orders).
+     */
+    async documentsOf(userId: number): Promise<UserDocument[]> {
       const rows = await repo.listByUser(db, userId);
-      const statuses = await deps.orderStatuses([...new Set(rows.map((row) => row.orderId))]);
       const numbers = new Map(rows.map((row) => [row.id, row.number]));
       return rows.map((row) => ({
         id: row.id,
@@ -355,7 +358,6 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
         total: row.totalCents,
         currency: row.currency,
         order_id: row.orderId,
-        status: statuses.get(row.orderId) ?? 'completed',
         credited_invoice_number: row.creditedInvoiceId ? (numbers.get(row.creditedInvoiceId) ?? null) : null,
       }));
     },
@@ -371,7 +373,7 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
 
     completeMissingEurLines,
 
-    /** The invoice of an order the caller already proved is theirs (the receipt route); 404 when never invoiced. */
+    /** The invoice of an order the caller already proved is theirs (by order: GET /upgrades/orders/:id/receipt); 404 when never invoiced. */
     async pdfForOrder(orderId: number) {
       const invoice = await repo.findByOrder(db, orderId, 'invoice');
       if (!invoice) throw notFound('This order has no invoice.', 'invoice_not_found');

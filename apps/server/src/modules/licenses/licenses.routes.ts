@@ -39,5 +39,16 @@ export async function licensesRoutes(app: FastifyInstance) {
   registerPublicPreflight(app, contracts.validateLicense.path, cors);
 
   registerRoute(app, contracts.getKeysHealth, ({ user }) => licenses.keysHealth(user.id));
-  registerRoute(app, contracts.staffListSightings, ({ query }) => licenses.listSightings(query));
+  registerRoute(app, contracts.staffListSightings, async ({ query }) => {
+    const page = await licenses.listSightings(query);
+    // The store reports naming each domain: the credits module's (it reads this module, so asked here, one way).
+    const reports = await app.services.credits.reportCountsOfDomains(page.sightings.map((sighting) => sighting.domain));
+    return {
+      ...page,
+      sightings: page.sightings.map((sighting) => ({
+        ...sighting,
+        reports: reports.get(sighting.domain) ?? { pending: 0, approved: 0, rejected: 0 },
+      })),
+    };
+  });
 }

@@ -8,14 +8,13 @@ import {
 import { licenseMatchHosts, normaliseReportedStore } from '@keyport/shared/domain/store-report';
 import { isTier, tierFromFlags, tierRank, type Tier } from '@keyport/shared/domain/tiers';
 import type { Db } from '../../db/client';
-import type { StoreReportStatus } from '../../db/schema';
 import { badRequest } from '../../http/errors';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { CheckinBuffer } from '../../integrations/shared-state/port';
 import type { AuthService } from '../auth/auth.service';
 import type { ConnectService } from '../connect/connect.service';
 import type { KeysService } from '../keys/keys.service';
-import type { ReleasesService } from '../releases/releases.service';
+import type { ServedReleases } from '../releases/served-releases.service';
 import type { KeyStateCache } from './key-state-cache';
 import * as repo from './licenses.repo';
 
@@ -45,18 +44,23 @@ export interface SignedAnswer {
 export interface LicensesServiceDeps {
   db: Db;
   keys: Pick<KeysService, 'listKeys' | 'connectionsTo' | 'findKeyStates'>;
-  releases: Pick<ReleasesService, 'findServedRelease' | 'isOlderVersion'>;
+  /** Which release each edition's customers get (built before this service; the releases service after it). */
+  releases: Pick<ServedReleases, 'findServedRelease' | 'isOlderVersion'>;
   auth: Pick<AuthService, 'emailsOf'>;
   /** Token checks and the token key (the answers are signed with the key the JWKS serves). */
   tokens: Pick<ConnectService, 'verifySignature' | 'isCurrent' | 'signBytes' | 'signingKid'>;
   keyStates: Pick<KeyStateCache, 'get'>;
   checkins: CheckinBuffer;
-  /** Store reports naming each domain, by status (the credits module owns them). */
-  reportCounts: (domains: string[]) => Promise<Map<string, Record<StoreReportStatus, number>>>;
   /** Validations per IP (generous: a storefront validates on page views its browser cache misses). */
   validateLimit: RateLimiter;
   now?: () => Date;
 }
+
+/**
+ * A sighting as this module knows it: the store reports naming its domain are the credits module's, which reads this
+ * module (report evidence), so GET /staff/license-sightings adds them in its route: one way (issue 21).
+ */
+export type UnreportedSighting = Omit<LicenseSighting, 'reports'>;
 
 /** The report evidence of one domain: uncovered check-ins of a domain no key of ours covers. */
 export interface SightingFacts {
@@ -71,7 +75,7 @@ export interface SightingFacts {
  * services.
  */
 export function createLicensesService(deps: LicensesServiceDeps) {
-  const { db, keys, releases, auth, tokens, keyStates, checkins, reportCounts, validateLimit } = deps;
+  const { db, keys, releases, auth, tokens, keyStates, checkins, validateLimit } = deps;
   const now = deps.now ?? (() => new Date());
   // A token's signature cannot change: verified once per process, its claims are kept (bounded, least recently used
   // first out). Tokens that fail are not kept: a flood of invented tokens cannot push the real ones out.
@@ -232,12 +236,12 @@ export function createLicensesService(deps: LicensesServiceDeps) {
       }
     }
     const domains = found.map((row) => row.domain);
-    const [details, reports] = await Promise.all([repo.uncoveredDetailsOf(db, domains), reportCounts(domains)]);
+    const details = await repo.uncoveredDetailsOf(db, domains);
     const keyIds = [...new Set(details.map((row) => row.keyId))];
     const states = await keys.findKeyStates(keyIds);
     const emails = await auth.emailsOf(states.flatMap((state) => (state.ownerId === null ? [] : [state.ownerId])));
     const ownerOf = new Map(states.map((state) => [state.id, state.ownerId]));
-    const sightings: LicenseSighting[] = found.map((row) => {
+    const sightings: UnreportedSighting[] = found.map((row) => {
       const seen = details.filter((detail) => detail.domain === row.domain);
       return {
         domain: row.domain,
@@ -251,7 +255,6 @@ export function createLicensesService(deps: LicensesServiceDeps) {
             const ownerId = ownerOf.get(id) ?? null;
             return { id, owner_email: ownerId === null ? null : (emails.get(ownerId) ?? null) };
           }),
-        reports: reports.get(row.domain) ?? { pending: 0, approved: 0, rejected: 0 },
       };
     });
     const nextCursor = more && before ? encodeCursor(before) : null;

@@ -44,7 +44,6 @@ function harness() {
         checkins += 1;
       },
     } as unknown as LicensesServiceDeps['checkins'],
-    reportCounts: async () => new Map(),
     validateLimit: { hit: async () => {} } as unknown as LicensesServiceDeps['validateLimit'],
     now: () => new Date(clock),
   });

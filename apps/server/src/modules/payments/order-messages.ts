@@ -13,7 +13,7 @@ export const ORDER_MESSAGES = {
   keyGone: 'This license is no longer in your account. Nothing was charged.',
   superseded: 'This payment was replaced by a newer one. Nothing was charged.',
   /** The buyer cancelled the PayPal checkout. */
-  walletCancelled: 'This PayPal checkout was cancelled. Nothing was charged.',
+  paypalCancelled: 'This PayPal checkout was cancelled. Nothing was charged.',
   /** The card payment was cancelled at the provider. */
   paymentCancelled: 'This payment was cancelled. Nothing was charged.',
   expired: 'This payment expired before it was completed. Nothing was charged. Please start again.',

@@ -25,7 +25,7 @@ export interface OrderSweeperDeps {
   /** PayPal orders: a claimed capture is resumed. */
   wallet: { resumeCapture(order: repo.OrderRow): Promise<void> };
   /** Provider names of the wallet (PayPal or its sandbox): its orders are never captured by the sweeper. */
-  walletProviders: string[];
+  paypalProviders: string[];
   log: FastifyBaseLogger;
 }
 
@@ -45,8 +45,8 @@ export function createOrderSweeper(deps: OrderSweeperDeps) {
     const expired: repo.OrderRow[] = [];
     for (const order of await repo.findAbandonedOrders(db, before, BATCH)) {
       try {
-        const isWallet = deps.walletProviders.includes(order.provider);
-        if (!isWallet && (await card.resumeCardOrder(order)) === 'captured') continue;
+        const isPaypal = deps.paypalProviders.includes(order.provider);
+        if (!isPaypal && (await card.resumeCardOrder(order)) === 'captured') continue;
         const row = await repo.expireOrder(db, order.id, before, ORDER_MESSAGES.expired);
         if (row) expired.push(row);
       } catch (error) {
@@ -64,7 +64,7 @@ export function createOrderSweeper(deps: OrderSweeperDeps) {
     const stale = await repo.findStaleCaptures(db, before, BATCH);
     for (const order of stale) {
       try {
-        if (deps.walletProviders.includes(order.provider)) await wallet.resumeCapture(order);
+        if (deps.paypalProviders.includes(order.provider)) await wallet.resumeCapture(order);
         else await card.resumeCardCapture(order);
       } catch (error) {
         log.warn({ err: error, orderId: order.id }, 'could not resume a capture; next sweep');

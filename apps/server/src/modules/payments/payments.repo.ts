@@ -1,11 +1,11 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { type DisputeState, paymentWebhookEvents, upgradeOrders, type UpgradeOrderStatus } from '../../db/schema';
+import { type DisputeState, paymentWebhookEvents, orders, type UpgradeOrderStatus } from '../../db/schema';
 
-export type OrderRow = typeof upgradeOrders.$inferSelect;
-export type NewOrder = typeof upgradeOrders.$inferInsert;
+export type OrderRow = typeof orders.$inferSelect;
+export type NewOrder = typeof orders.$inferInsert;
 
-/** An upgrade order: the key and path columns are set (the table's check `upgrade_orders_kind_fields`). */
+/** An upgrade order: the key and path columns are set (the table's check `orders_kind_fields`). */
 export type UpgradeOrderRow = OrderRow & {
   kind: 'upgrade';
   licenseKeyId: number;
@@ -23,6 +23,15 @@ export type CreditPackOrderRow = OrderRow & {
   licenseKeyId: null;
   path: null;
 };
+
+/**
+ * An order of the legacy store (issue 21, ADR 044): a description and a date; never paid through Keyport, so no
+ * payment path meets one (they find orders by their provider's payment, which a legacy order has none of).
+ */
+export type LegacyOrderRow = OrderRow & { kind: 'legacy'; description: string };
+
+/** An order taken through Keyport's payment paths (not a legacy one): what staff lists and pages show. */
+export type PayableOrderRow = OrderRow & { kind: 'upgrade' | 'credit_pack' };
 
 /** An order is one or the other; code that fulfils, refunds or describes it branches on this. */
 export type KindedOrderRow = UpgradeOrderRow | CreditPackOrderRow;
@@ -52,12 +61,12 @@ export const CLOSED_UNPAID: UpgradeOrderStatus[] = ['superseded', 'void', 'expir
 export function findPendingOrder(db: DbOrTx, wanted: Pick<NewOrder, 'kind' | 'userId' | 'licenseKeyId'>) {
   const owner =
     wanted.kind === 'credit_pack'
-      ? and(eq(upgradeOrders.userId, wanted.userId), eq(upgradeOrders.kind, 'credit_pack'))
-      : and(eq(upgradeOrders.licenseKeyId, wanted.licenseKeyId!), eq(upgradeOrders.kind, 'upgrade'));
+      ? and(eq(orders.userId, wanted.userId), eq(orders.kind, 'credit_pack'))
+      : and(eq(orders.licenseKeyId, wanted.licenseKeyId!), eq(orders.kind, 'upgrade'));
   return db
     .select()
-    .from(upgradeOrders)
-    .where(and(owner, eq(upgradeOrders.status, 'pending')))
+    .from(orders)
+    .where(and(owner, eq(orders.status, 'pending')))
     .then((rows) => rows[0] ?? null);
 }
 
@@ -68,13 +77,13 @@ export function findPendingOrder(db: DbOrTx, wanted: Pick<NewOrder, 'kind' | 'us
 export function insertPendingOrder(db: DbOrTx, values: NewOrder) {
   const pack = values.kind === 'credit_pack';
   return db
-    .insert(upgradeOrders)
+    .insert(orders)
     .values({ ...values, status: 'pending' })
     .onConflictDoNothing({
-      target: pack ? upgradeOrders.userId : upgradeOrders.licenseKeyId,
+      target: pack ? orders.userId : orders.licenseKeyId,
       where: pack
-        ? sql`${upgradeOrders.status} in ('pending', 'capturing') and ${upgradeOrders.kind} = 'credit_pack'`
-        : sql`${upgradeOrders.status} in ('pending', 'capturing') and ${upgradeOrders.kind} = 'upgrade'`,
+        ? sql`${orders.status} in ('pending', 'capturing') and ${orders.kind} = 'credit_pack'`
+        : sql`${orders.status} in ('pending', 'capturing') and ${orders.kind} = 'upgrade'`,
     })
     .returning()
     .then((rows) => rows[0] ?? null);
@@ -83,9 +92,9 @@ export function insertPendingOrder(db: DbOrTx, values: NewOrder) {
 /** Records the provider's payment on the order, once (a second caller finds it set and keeps the first). */
 export function attachPayment(db: DbOrTx, orderId: number, provider: string, paymentRef: string) {
   return db
-    .update(upgradeOrders)
+    .update(orders)
     .set({ provider, providerPaymentId: paymentRef, updatedAt: sql`now()` })
-    .where(and(eq(upgradeOrders.id, orderId), isNull(upgradeOrders.providerPaymentId)))
+    .where(and(eq(orders.id, orderId), isNull(orders.providerPaymentId)))
     .returning()
     .then((rows) => rows[0] ?? null);
 }
@@ -93,8 +102,8 @@ export function attachPayment(db: DbOrTx, orderId: number, provider: string, pay
 export function findOrder(db: DbOrTx, orderId: number) {
   return db
     .select()
-    .from(upgradeOrders)
-    .where(eq(upgradeOrders.id, orderId))
+    .from(orders)
+    .where(eq(orders.id, orderId))
     .then((rows) => rows[0] ?? null);
 }
 
@@ -102,25 +111,25 @@ export function findOrder(db: DbOrTx, orderId: number) {
 export function listOrdersOfUser(db: DbOrTx, userId: number, limit: number) {
   return db
     .select()
-    .from(upgradeOrders)
-    .where(eq(upgradeOrders.userId, userId))
-    .orderBy(desc(upgradeOrders.id))
-    .limit(limit);
+    .from(orders)
+    .where(and(eq(orders.userId, userId), ne(orders.kind, 'legacy')))
+    .orderBy(desc(orders.id))
+    .limit(limit) as Promise<PayableOrderRow[]>;
 }
 
 export function findOwnedOrder(db: DbOrTx, userId: number, orderId: number) {
   return db
     .select()
-    .from(upgradeOrders)
-    .where(and(eq(upgradeOrders.id, orderId), eq(upgradeOrders.userId, userId)))
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.userId, userId)))
     .then((rows) => rows[0] ?? null);
 }
 
 export function findOrderByPayment(db: DbOrTx, provider: string, paymentRef: string) {
   return db
     .select()
-    .from(upgradeOrders)
-    .where(and(eq(upgradeOrders.provider, provider), eq(upgradeOrders.providerPaymentId, paymentRef)))
+    .from(orders)
+    .where(and(eq(orders.provider, provider), eq(orders.providerPaymentId, paymentRef)))
     .then((rows) => rows[0] ?? null);
 }
 
@@ -131,9 +140,9 @@ export function findOrderByPayment(db: DbOrTx, provider: string, paymentRef: str
  */
 export function claimOrder(db: DbOrTx, orderId: number) {
   return db
-    .update(upgradeOrders)
+    .update(orders)
     .set({ status: 'capturing', updatedAt: sql`now()` })
-    .where(and(eq(upgradeOrders.id, orderId), eq(upgradeOrders.status, 'pending')))
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')))
     .returning()
     .then((rows) => rows[0] ?? null);
 }
@@ -141,13 +150,13 @@ export function claimOrder(db: DbOrTx, orderId: number) {
 /** A capture that did not take money (declined, not approved): capturing → pending, with the provider's message. */
 export function releaseClaim(db: DbOrTx, orderId: number, message: string | null) {
   return db
-    .update(upgradeOrders)
+    .update(orders)
     .set({
       status: 'pending',
       ...(message ? { lastPaymentError: message.slice(0, 500) } : {}),
       updatedAt: sql`now()`,
     })
-    .where(and(eq(upgradeOrders.id, orderId), eq(upgradeOrders.status, 'capturing')))
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'capturing')))
     .returning()
     .then((rows) => rows[0] ?? null);
 }
@@ -155,9 +164,9 @@ export function releaseClaim(db: DbOrTx, orderId: number, message: string | null
 /** The order will never be charged (no longer applicable, cancelled): `from` → void, with the reason shown to the buyer. */
 export function voidOrder(db: DbOrTx, orderId: number, reason: string, from: UpgradeOrderStatus[]) {
   return db
-    .update(upgradeOrders)
+    .update(orders)
     .set({ status: 'void', processingError: reason, updatedAt: sql`now()` })
-    .where(and(eq(upgradeOrders.id, orderId), inArray(upgradeOrders.status, from)))
+    .where(and(eq(orders.id, orderId), inArray(orders.status, from)))
     .returning()
     .then((rows) => rows[0] ?? null);
 }
@@ -165,18 +174,18 @@ export function voidOrder(db: DbOrTx, orderId: number, reason: string, from: Upg
 /** The key's order being captured right now, if any (at most one: the partial unique index). */
 export function findCapturingOrderOfKey(db: DbOrTx, keyId: number) {
   return db
-    .select({ id: upgradeOrders.id })
-    .from(upgradeOrders)
-    .where(and(eq(upgradeOrders.licenseKeyId, keyId), eq(upgradeOrders.status, 'capturing')))
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.licenseKeyId, keyId), eq(orders.status, 'capturing')))
     .then((rows) => rows[0] ?? null);
 }
 
 /** Voids the key's pending order (its upgrade no longer applies: the tier is changing in the caller's transaction). */
 export function voidPendingOrdersOfKey(db: DbOrTx, keyId: number, reason: string) {
   return db
-    .update(upgradeOrders)
+    .update(orders)
     .set({ status: 'void', processingError: reason, updatedAt: sql`now()` })
-    .where(and(eq(upgradeOrders.licenseKeyId, keyId), eq(upgradeOrders.status, 'pending')))
+    .where(and(eq(orders.licenseKeyId, keyId), eq(orders.status, 'pending')))
     .returning();
 }
 
@@ -184,18 +193,18 @@ export function voidPendingOrdersOfKey(db: DbOrTx, keyId: number, reason: string
 export function findAbandonedOrders(db: DbOrTx, before: Date, limit: number) {
   return db
     .select()
-    .from(upgradeOrders)
-    .where(and(eq(upgradeOrders.status, 'pending'), lt(upgradeOrders.updatedAt, before)))
-    .orderBy(asc(upgradeOrders.updatedAt))
+    .from(orders)
+    .where(and(eq(orders.status, 'pending'), lt(orders.updatedAt, before)))
+    .orderBy(asc(orders.updatedAt))
     .limit(limit);
 }
 
 /** An abandoned order expires, once (not if it was claimed or touched since `before`). */
 export function expireOrder(db: DbOrTx, orderId: number, before: Date, reason: string) {
   return db
-    .update(upgradeOrders)
+    .update(orders)
     .set({ status: 'expired', processingError: reason, updatedAt: sql`now()` })
-    .where(and(eq(upgradeOrders.id, orderId), eq(upgradeOrders.status, 'pending'), lt(upgradeOrders.updatedAt, before)))
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'pending'), lt(orders.updatedAt, before)))
     .returning()
     .then((rows) => rows[0] ?? null);
 }
@@ -204,9 +213,9 @@ export function expireOrder(db: DbOrTx, orderId: number, before: Date, reason: s
 export function findStaleCaptures(db: DbOrTx, before: Date, limit: number) {
   return db
     .select()
-    .from(upgradeOrders)
-    .where(and(eq(upgradeOrders.status, 'capturing'), lt(upgradeOrders.updatedAt, before)))
-    .orderBy(asc(upgradeOrders.updatedAt))
+    .from(orders)
+    .where(and(eq(orders.status, 'capturing'), lt(orders.updatedAt, before)))
+    .orderBy(asc(orders.updatedAt))
     .limit(limit);
 }
 
@@ -214,8 +223,8 @@ export function findStaleCaptures(db: DbOrTx, before: Date, limit: number) {
 export function lockOrder(db: DbOrTx, orderId: number) {
   return db
     .select()
-    .from(upgradeOrders)
-    .where(eq(upgradeOrders.id, orderId))
+    .from(orders)
+    .where(eq(orders.id, orderId))
     .for('update')
     .then((rows) => rows[0] ?? null);
 }
@@ -227,9 +236,9 @@ export function setDispute(
   values: { status: UpgradeOrderStatus; disputeState: DisputeState; disputeRef: string },
 ) {
   return db
-    .update(upgradeOrders)
+    .update(orders)
     .set({ ...values, updatedAt: sql`now()` })
-    .where(eq(upgradeOrders.id, orderId))
+    .where(eq(orders.id, orderId))
     .returning()
     .then((rows) => rows[0]!);
 }
@@ -237,10 +246,10 @@ export function setDispute(
 /** A pending order replaced by a newer attempt for the same key (different amounts or billing). */
 export function supersedeOrder(db: DbOrTx, orderId: number) {
   return db
-    .update(upgradeOrders)
+    .update(orders)
     .set({ status: 'superseded', updatedAt: sql`now()` })
-    .where(and(eq(upgradeOrders.id, orderId), eq(upgradeOrders.status, 'pending')))
-    .returning({ id: upgradeOrders.id })
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')))
+    .returning({ id: orders.id })
     .then((rows) => rows[0] ?? null);
 }
 
@@ -250,16 +259,16 @@ export function supersedeOrder(db: DbOrTx, orderId: number) {
  */
 export function completeOrder(db: DbOrTx, orderId: number, paidAt: Date) {
   return db
-    .update(upgradeOrders)
+    .update(orders)
     .set({ status: 'completed', paymentCompletedAt: paidAt, lastPaymentError: null, updatedAt: sql`now()` })
-    .where(and(eq(upgradeOrders.id, orderId), inArray(upgradeOrders.status, PAYABLE)))
+    .where(and(eq(orders.id, orderId), inArray(orders.status, PAYABLE)))
     .returning()
     .then((rows) => rows[0] ?? null);
 }
 
 /** What the order paid for was delivered (the tier raised, or the credits added). */
 export async function markFulfilled(db: DbOrTx, orderId: number, at: Date) {
-  await db.update(upgradeOrders).set({ upgradeProcessedAt: at }).where(eq(upgradeOrders.id, orderId));
+  await db.update(orders).set({ upgradeProcessedAt: at }).where(eq(orders.id, orderId));
 }
 
 /** A paid order a person must look at: paid but not applicable ('needs_refund') or not matching ('review'). */
@@ -271,9 +280,9 @@ export function flagOrder(
   from: UpgradeOrderStatus[],
 ) {
   return db
-    .update(upgradeOrders)
+    .update(orders)
     .set({ status, processingError: reason, updatedAt: sql`now()` })
-    .where(and(eq(upgradeOrders.id, orderId), inArray(upgradeOrders.status, from)))
+    .where(and(eq(orders.id, orderId), inArray(orders.status, from)))
     .returning()
     .then((rows) => rows[0] ?? null);
 }
@@ -281,14 +290,9 @@ export function flagOrder(
 /** The money went back: a completed (or flagged, or disputed) order becomes refunded, once. */
 export function refundOrder(db: DbOrTx, orderId: number, at: Date) {
   return db
-    .update(upgradeOrders)
+    .update(orders)
     .set({ status: 'refunded', refundedAt: at, updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(upgradeOrders.id, orderId),
-        inArray(upgradeOrders.status, ['completed', 'needs_refund', 'review', 'disputed']),
-      ),
-    )
+    .where(and(eq(orders.id, orderId), inArray(orders.status, ['completed', 'needs_refund', 'review', 'disputed'])))
     .returning()
     .then((rows) => rows[0] ?? null);
 }
@@ -296,13 +300,13 @@ export function refundOrder(db: DbOrTx, orderId: number, at: Date) {
 /** The provider's decline on an order still waiting for its payment (never on one being captured). */
 export async function recordPaymentError(db: DbOrTx, orderId: number, message: string) {
   await db
-    .update(upgradeOrders)
+    .update(orders)
     .set({ lastPaymentError: message.slice(0, 500), updatedAt: sql`now()` })
-    .where(and(eq(upgradeOrders.id, orderId), inArray(upgradeOrders.status, ['pending', 'superseded'])));
+    .where(and(eq(orders.id, orderId), inArray(orders.status, ['pending', 'superseded'])));
 }
 
 export function listUserOrders(db: DbOrTx, userId: number) {
-  return db.select().from(upgradeOrders).where(eq(upgradeOrders.userId, userId)).orderBy(desc(upgradeOrders.id));
+  return db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.id));
 }
 
 export async function isEventProcessed(db: DbOrTx, provider: string, eventId: string): Promise<boolean> {
@@ -323,12 +327,30 @@ export async function recordEvent(db: DbOrTx, provider: string, eventId: string,
   return rows.length > 0;
 }
 
+/** Orders never charged: still open, or closed unpaid. Settings → Invoices leaves them out. */
+export const UNPAID: UpgradeOrderStatus[] = ['pending', 'capturing', ...CLOSED_UNPAID];
+
+/** The user's orders that were paid (whatever became of them since) and their legacy orders, newest first. */
+export function listPaidOrdersOfUser(db: DbOrTx, userId: number) {
+  return db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, userId), notInArray(orders.status, UNPAID)))
+    .orderBy(desc(orders.createdAt), desc(orders.id));
+}
+
+/** The user's legacy orders' ids and dates, newest first. */
+export function listLegacyOrderDates(db: DbOrTx, userId: number) {
+  return db
+    .select({ id: orders.id, createdAt: orders.createdAt })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.kind, 'legacy')))
+    .orderBy(desc(orders.createdAt));
+}
+
 export function orderStatuses(db: DbOrTx, orderIds: number[]) {
   if (orderIds.length === 0) return Promise.resolve([]);
-  return db
-    .select({ id: upgradeOrders.id, status: upgradeOrders.status })
-    .from(upgradeOrders)
-    .where(inArray(upgradeOrders.id, orderIds));
+  return db.select({ id: orders.id, status: orders.status }).from(orders).where(inArray(orders.id, orderIds));
 }
 
 /**
@@ -349,19 +371,20 @@ export function listOrdersForStaff(
   const ascending = filters.order === 'asc';
   return db
     .select()
-    .from(upgradeOrders)
+    .from(orders)
     .where(
       and(
-        filters.status ? eq(upgradeOrders.status, filters.status) : undefined,
+        ne(orders.kind, 'legacy'),
+        filters.status ? eq(orders.status, filters.status) : undefined,
         filters.dispute === 'any'
-          ? isNotNull(upgradeOrders.disputeState)
+          ? isNotNull(orders.disputeState)
           : filters.dispute
-            ? eq(upgradeOrders.disputeState, filters.dispute)
+            ? eq(orders.disputeState, filters.dispute)
             : undefined,
-        filters.providers ? inArray(upgradeOrders.provider, filters.providers) : undefined,
-        filters.afterId === null ? undefined : (ascending ? gt : lt)(upgradeOrders.id, filters.afterId),
+        filters.providers ? inArray(orders.provider, filters.providers) : undefined,
+        filters.afterId === null ? undefined : (ascending ? gt : lt)(orders.id, filters.afterId),
       ),
     )
-    .orderBy(ascending ? asc(upgradeOrders.id) : desc(upgradeOrders.id))
-    .limit(filters.limit);
+    .orderBy(ascending ? asc(orders.id) : desc(orders.id))
+    .limit(filters.limit) as Promise<PayableOrderRow[]>;
 }

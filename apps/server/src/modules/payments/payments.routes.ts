@@ -5,13 +5,13 @@ import * as paypal from '@keyport/shared/contracts/paypal';
 import { luhnValid, normalizeCardNumber, sandboxCardOutcome } from '@keyport/shared/domain/card-payment';
 import { AppError, notFound } from '../../http/errors';
 import { registerRoute } from '../../http/route';
-import { approvalPage, sandboxRedirect } from './wallet-sandbox-page';
+import { approvalPage, sandboxRedirect } from './paypal-sandbox-page';
 
 export const CARD_NUMBER_INVALID = 'Your card number is invalid.';
 
-/** §7 card payments: config, payment intents and their sync, the webhook, the sandbox's confirmation, receipts. */
+/** §7 card payments: config, payment intents and their sync, the webhook, the sandbox's confirmation, invoice PDFs by order. */
 export async function paymentsRoutes(app: FastifyInstance) {
-  const { payments, sandboxPayments, receipts, wallet, sandboxWallet, staffOrders } = app.services;
+  const { payments, sandboxPayments, invoices, paypalCheckout, sandboxPaypal, staffOrders } = app.services;
 
   // Issue 12: staff's orders, and refunds asked of the provider (its webhook then does the rest).
   registerRoute(app, contracts.staffListOrders, ({ query }) => staffOrders.list(query));
@@ -43,9 +43,9 @@ export async function paymentsRoutes(app: FastifyInstance) {
   });
 
   registerRoute(app, credits.createCreditPackPaypalOrder, async ({ user, body }) => {
-    const created = await wallet.createPackOrder(user, body);
+    const created = await paypalCheckout.createPackOrder(user, body);
     return {
-      order: { id: created.walletOrder.ref },
+      order: { id: created.paypalOrder.ref },
       approve_url: created.approveUrl,
       quote: payments.toQuote(created.order),
     };
@@ -83,46 +83,49 @@ export async function paymentsRoutes(app: FastifyInstance) {
     });
   }
 
-  // §7 PayPal (Orders v2): a second way into the same orders and fulfilment (wallet.service).
+  // §7 PayPal (Orders v2): a second way into the same orders and fulfilment (paypal-checkout.service).
   registerRoute(app, paypal.getPaypalConfig, async (_input, _request, reply) => {
     reply.header('cache-control', 'no-store');
-    return wallet.config();
+    return paypalCheckout.config();
   });
 
   registerRoute(app, paypal.createPaypalOrder, async ({ user, body }) => {
-    const created = await wallet.createOrder(user.id, body);
+    const created = await paypalCheckout.createOrder(user.id, body);
     return {
-      order: { id: created.walletOrder.ref },
+      order: { id: created.paypalOrder.ref },
       approve_url: created.approveUrl,
       quote: payments.toQuote(created.order),
     };
   });
 
   registerRoute(app, paypal.capturePaypalOrder, async ({ user, body }) => {
-    const captured = await wallet.captureOrder(user.id, body.order_id);
+    const captured = await paypalCheckout.captureOrder(user.id, body.order_id);
     return { order: payments.toQuote(captured.order), key: captured.key };
   });
 
   registerRoute(app, paypal.cancelPaypalOrder, async ({ user, body }) => ({
-    order: payments.toQuote(await wallet.cancelOrder(user.id, body.order_id)),
+    order: payments.toQuote(await paypalCheckout.cancelOrder(user.id, body.order_id)),
   }));
 
   // PayPal's webhook, on its raw bytes (PayPal verifies the event as sent): a parser scoped to this route only.
   await app.register(async (webhook) => {
     webhook.removeAllContentTypeParsers();
     webhook.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    registerRoute(webhook, paypal.paypalWebhook, async (_input, request) => {
-      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const { duplicate } = await wallet.handleWebhook(request.headers, raw);
-      return { received: true as const, duplicate };
-    });
+    // At /paypal/webhook, and at its first path under /stripe/ (issue 21): one handler, verified the same way.
+    for (const contract of [paypal.paypalWebhook, paypal.paypalWebhookAtStripePath]) {
+      registerRoute(webhook, contract, async (_input, request) => {
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const { duplicate } = await paypalCheckout.handleWebhook(request.headers, raw);
+        return { received: true as const, duplicate };
+      });
+    }
   });
 
   // Only while the wallet runs in the sandbox: the portal's own stand-in for PayPal's approval page (a plain HTML
   // form, no script, within the app's CSP), which returns to the dashboard exactly as PayPal's redirect does.
-  if (sandboxWallet) {
+  if (sandboxPaypal) {
     registerRoute(app, paypal.sandboxPaypalCheckout, async ({ query }, _request, reply) => {
-      const checkout = await sandboxWallet.checkout(query.token);
+      const checkout = await sandboxPaypal.checkout(query.token);
       if (!checkout) throw notFound('This PayPal order does not exist.', 'order_not_found');
       reply.code(200).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store');
       return Buffer.from(approvalPage(checkout));
@@ -135,17 +138,17 @@ export async function paymentsRoutes(app: FastifyInstance) {
         (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
       );
       registerRoute(form, paypal.sandboxPaypalDecide, async ({ body }, _request, reply) => {
-        const checkout = await sandboxWallet.checkout(body.token);
+        const checkout = await sandboxPaypal.checkout(body.token);
         if (!checkout) throw notFound('This PayPal order does not exist.', 'order_not_found');
         if (body.action === 'approve') {
-          const approval = await sandboxWallet.approve(body.token);
+          const approval = await sandboxPaypal.approve(body.token);
           if (approval.result === 'cancelled') {
             // A cancelled checkout stays cancelled: its page says so and returns nowhere (issue 19).
             reply.code(409).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store');
             return Buffer.from(approvalPage({ ...checkout, order: approval.order }));
           }
         } else {
-          await sandboxWallet.cancel(body.token);
+          await sandboxPaypal.cancel(body.token);
         }
         const location = sandboxRedirect(body.action, checkout, body.token);
         reply
@@ -160,14 +163,15 @@ export async function paymentsRoutes(app: FastifyInstance) {
     });
   }
 
-  registerRoute(app, contracts.getOrderReceipt, async ({ user, params }, _request, reply) => {
+  // A paid order's invoice by its order (the first "receipt" links): the same PDF as GET /invoices/:id/pdf.
+  registerRoute(app, contracts.getOrderInvoicePdf, async ({ user, params }, _request, reply) => {
     const order = await payments.ownedOrder(user.id, Number(params.id));
-    if (order.paymentCompletedAt === null) throw notFound('This order has no receipt: it was not paid.', 'not_paid');
-    const pdf = await receipts.render(order);
+    if (order.paymentCompletedAt === null) throw notFound('This order has no invoice: it was not paid.', 'not_paid');
+    const { pdf, filename } = await invoices.pdfForOrder(order.id);
     reply
       .code(200)
       .header('content-type', 'application/pdf')
-      .header('content-disposition', `attachment; filename="keyport-receipt-${order.id}.pdf"`)
+      .header('content-disposition', `attachment; filename="${filename}"`)
       .header('cache-control', 'private, no-store');
     return pdf;
   });

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import type { DisputeState, UpgradeOrderStatus } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../http/errors';
 import { PaymentProviderError, type PaymentProvider } from '../../integrations/payments/port';
-import { WalletProviderError, type WalletProvider } from '../../integrations/wallet/port';
+import { PaypalProviderError, type PaypalProvider } from '../../integrations/paypal/port';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService } from '../auth/auth.service';
 import * as repo from './payments.repo';
@@ -29,7 +29,7 @@ const REFUNDABLE: UpgradeOrderStatus[] = ['completed', 'disputed'];
 export interface StaffOrdersServiceDeps {
   db: Db;
   card: PaymentProvider;
-  wallet: WalletProvider;
+  wallet: PaypalProvider;
   audit: Pick<AuditService, 'record'>;
   auth: Pick<AuthService, 'emailsOf'>;
   log: FastifyBaseLogger;
@@ -40,7 +40,7 @@ export interface StaffOrdersServiceDeps {
  * nothing else changes here: the provider's refund webhook runs the same `refund` as any refund (ADR 028).
  */
 export function createStaffOrdersService({ db, card, wallet, audit, auth, log }: StaffOrdersServiceDeps) {
-  async function toStaffOrders(rows: repo.OrderRow[]): Promise<StaffOrder[]> {
+  async function toStaffOrders(rows: repo.PayableOrderRow[]): Promise<StaffOrder[]> {
     const emails = await auth.emailsOf(rows.map((row) => row.userId));
     return rows.map((row) => ({
       id: row.id,
@@ -87,7 +87,7 @@ export function createStaffOrdersService({ db, card, wallet, audit, auth, log }:
     try {
       await ask();
     } catch (error) {
-      if (error instanceof PaymentProviderError || error instanceof WalletProviderError) {
+      if (error instanceof PaymentProviderError || error instanceof PaypalProviderError) {
         log.warn({ err: error, orderId: order.id }, 'the provider did not take a staff refund');
         throw new AppError(502, REFUND_FAILED, 'provider_refund_failed');
       }
@@ -127,7 +127,8 @@ export function createStaffOrdersService({ db, card, wallet, audit, auth, log }:
      */
     async requestRefund(staffId: number, orderId: number, reason: string): Promise<StaffOrder> {
       const order = await repo.findOrder(db, orderId);
-      if (!order) throw notFound(ORDER_NOT_FOUND, 'order_not_found');
+      // A legacy order (issue 21) was never paid through a provider of ours: staff do not see it, nor refund it.
+      if (!order || order.kind === 'legacy') throw notFound(ORDER_NOT_FOUND, 'order_not_found');
       if (!REFUNDABLE.includes(order.status)) throw conflict(ORDER_NOT_REFUNDABLE, 'order_not_refundable');
       await askProviderToRefund(order);
       await db.transaction((tx) =>
@@ -145,7 +146,7 @@ export function createStaffOrdersService({ db, card, wallet, audit, auth, log }:
         }),
       );
       const current = (await repo.findOrder(db, orderId)) ?? order;
-      return (await toStaffOrders([current]))[0]!;
+      return (await toStaffOrders([current as repo.PayableOrderRow]))[0]!;
     },
   };
 }

@@ -19,6 +19,7 @@ import type { MigrationMap } from '@keyport/shared/contracts/migration-map';
 import { checkMigrationMap, readThemeSchema } from '../../lib/theme-upgrade';
 import { compareReleaseVersions, isReleaseVersion, pickLatestRelease } from './release-version';
 import * as repo from './releases.repo';
+import type { ServedReleases } from './served-releases.service';
 import type { CheckinEvidence } from './releases.repo';
 import { repackThemeAtRoot } from '../../lib/theme-zip/repack';
 import {
@@ -91,6 +92,8 @@ export interface ReleasesServiceDeps {
    * them; a query this module unions with its downloads, ADR 029).
    */
   checkinEvidence: (edition: Tier) => CheckinEvidence;
+  /** Which release each edition's customers get (built before the licenses service, which reads it too). */
+  served: ServedReleases;
   maxZipBytes: number;
 }
 
@@ -125,13 +128,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
   }
 
   /** The release an edition's customers get: the one staff made current, else the newest version. */
-  async function findServedRelease(edition: Tier): Promise<repo.ReleaseRow | null> {
-    const [rows, currentId] = await Promise.all([
-      repo.listEditionReleases(db, edition),
-      repo.findCurrentReleaseId(db, edition),
-    ]);
-    return rows.find((row) => row.id === currentId) ?? pickLatestRelease(rows) ?? null;
-  }
+  const { findServedRelease, isOlderVersion } = deps.served;
 
   /** Records which key took which release, and the store the key is connected to (issue 12). */
   function recordDownload(
@@ -232,14 +229,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
   }
 
   return {
-    /**
-     * Issue 13 (key health): true when `running` is an older release than `latest` (semantic-version precedence);
-     * false when either is not a release version (a theme reporting something else is never told to update).
-     */
-    isOlderVersion(running: string, latest: string): boolean {
-      if (!isReleaseVersion(running) || !isReleaseVersion(latest)) return false;
-      return compareReleaseVersions(running, latest) < 0;
-    },
+    isOlderVersion,
 
     /**
      * Validates a theme zip and makes it the edition's release `version`: 400 with the zip problem, 413 when too

@@ -23,11 +23,15 @@ export async function upgradesRoutes(app: FastifyInstance) {
     [contracts.redeemTokenLiteToPro, 'LITE_TO_PRO'],
   ] as const satisfies readonly (readonly [RedeemContract, UpgradePath])[]) {
     registerRoute<RedeemContract>(app, contract, async ({ user, body }, request) => {
-      const { key, message, analyticsEventId } = await upgrades.redeemToken(user.id, request.ip, {
-        path,
-        token: body.upgradeKey,
-        licenseKey: body.licenseKey,
-      });
+      const { key, message, analyticsEventId } = await app.services.upgradeTokenRedemption.redeemToken(
+        user.id,
+        request.ip,
+        {
+          path,
+          token: body.upgradeKey,
+          licenseKey: body.licenseKey,
+        },
+      );
       return { success: true as const, error: null, message, key, analytics_event_id: analyticsEventId };
     });
   }

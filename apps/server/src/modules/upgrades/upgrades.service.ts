@@ -6,7 +6,6 @@ import type {
   UpgradeOption,
   UpgradeTokenStatus,
 } from '@keyport/shared/contracts/upgrades';
-import { TOKEN_MESSAGES } from '@keyport/shared/domain/card-payment';
 import { formatUsd } from '@keyport/shared/domain/money';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import {
@@ -14,7 +13,6 @@ import {
   UPGRADE_PATH_TIERS,
   UPGRADE_PATHS,
   dashboardPickerSlug,
-  tokenRedeemedMessage,
   upgradePathLabel,
   upgradePathsFrom,
   type UpgradePath,
@@ -22,9 +20,7 @@ import {
 import type { Db, DbOrTx } from '../../db/client';
 import { isUniqueViolation } from '../../db/pg-errors';
 import { badRequest, conflict, notFound } from '../../http/errors';
-import type { RateLimiter } from '../../http/rate-limit';
 import { hashSecret } from '../../lib/secrets';
-import type { AnalyticsService } from '../analytics/analytics.service';
 import type { AuditService } from '../audit/audit.service';
 import type { AuthService } from '../auth/auth.service';
 import type { KeysService } from '../keys/keys.service';
@@ -65,27 +61,13 @@ export interface UpgradePrice {
   providerPriceId: string | null;
 }
 
-/**
- * What the payments module does when a token changes a key's tier (issue 19, ADR 035): inside the redemption's
- * transaction, right after the tier changed (the key's row is locked), it refuses while a payment of the key is being
- * captured (a 409: the transaction rolls back, the token stays unused) and voids the key's pending order, whose upgrade
- * no longer applies. It answers what to do once the transaction committed (cancel that order's card payment).
- */
-export interface KeyTierGuard {
-  tierChanged(tx: DbOrTx, keyId: number, tier: Tier): Promise<() => Promise<void>>;
-}
-
 export interface UpgradesServiceDeps {
   db: Db;
-  tierGuard: KeyTierGuard;
   keys: Pick<KeysService, 'requireOwnedKey' | 'changeTier'>;
-  analytics: Pick<AnalyticsService, 'recordTokenRedemption' | 'deliverSoon'>;
   /** Staff writes (prices, token batches, revocations) are audited in their own transaction (issue 12). */
   audit: Pick<AuditService, 'record'>;
   /** The emails staff see next to a token (who minted it, who used it). */
   auth: Pick<AuthService, 'emailsOf'>;
-  /** Token redemptions per user and per IP (tokens must not be guessable by trying). */
-  redeemLimits: { byUser: RateLimiter; byIp: RateLimiter };
 }
 
 // Crockford base32, as license keys: no I, L, O, U.
@@ -116,15 +98,7 @@ export function normalizeUpgradeToken(input: string): string {
  * Upgrades: the price catalogue, the options a key can take, single-use upgrade tokens, and the one way a paid or
  * redeemed upgrade reaches a key (through the keys service's conditional tier change), with its purchased record.
  */
-export function createUpgradesService({
-  db,
-  tierGuard,
-  keys,
-  analytics,
-  audit,
-  auth,
-  redeemLimits,
-}: UpgradesServiceDeps) {
+export function createUpgradesService({ db, keys, audit, auth }: UpgradesServiceDeps) {
   async function prices(tx: DbOrTx = db): Promise<UpgradePrice[]> {
     const rows = await repo.listPrices(tx);
     return UPGRADE_PATHS.flatMap((path) => {
@@ -289,60 +263,6 @@ export function createUpgradesService({
     },
 
     /**
-     * §7 /keys/upgrade/{regular,pro,l2p}: the caller's key at the path's `from` tier, the token unused and of that
-     * path. The token is spent by one conditional UPDATE in the same transaction as the tier change: either both
-     * happen or neither.
-     */
-    async redeemToken(
-      userId: number,
-      ip: string,
-      input: { path: UpgradePath; token: string; licenseKey: string },
-    ): Promise<{ key: Key; message: string; analyticsEventId: string }> {
-      await redeemLimits.byIp.hit(`redeem:${ip}`);
-      await redeemLimits.byUser.hit(`redeem:${userId}`);
-      const token = normalizeUpgradeToken(input.token);
-      const tokenHash = hashSecret(token);
-      const { from, to } = UPGRADE_PATH_TIERS[input.path];
-      const { key, analyticsEventId, afterCommit } = await db.transaction(async (tx) => {
-        const owned = await keys.requireOwnedKey(userId, input.licenseKey, tx);
-        if (owned.tier !== from) throw badRequest(TOKEN_MESSAGES.invalidPath, 'invalid_upgrade_path');
-        const spent = await repo.spendToken(tx, { tokenHash, path: input.path, userId, keyId: owned.id });
-        if (!spent) throw await tokenProblem(tx, tokenHash);
-        const upgraded = await keys.changeTier(
-          { keyId: owned.id, ownerId: userId, from, to, reason: 'token', reference: `token:${spent.id}` },
-          tx,
-        );
-        // The key changed between the look-up and the update: the transaction rolls back and the token stays unused.
-        if (!upgraded) throw conflict(TOKEN_MESSAGES.failed, 'key_changed');
-        // A payment being captured for this key wins (409, rolled back); a pending one no longer applies (void).
-        const afterCommit = await tierGuard.tierChanged(tx, owned.id, to);
-        await repo.insertPurchasedUpgrade(tx, {
-          userId,
-          licenseKeyId: owned.id,
-          licenseKey: owned.apiKey,
-          path: input.path,
-          fromTier: from,
-          toTier: to,
-          source: 'token',
-          tokenId: spent.id,
-          paymentCompletedAt: new Date(),
-        });
-        const analyticsEventId = await analytics.recordTokenRedemption(tx, {
-          tokenId: spent.id,
-          userId,
-          licenseKey: owned.apiKey,
-          path: input.path,
-          fromTier: from,
-          toTier: to,
-        });
-        return { key: upgraded, analyticsEventId, afterCommit };
-      });
-      await afterCommit();
-      analytics.deliverSoon();
-      return { key, message: tokenRedeemedMessage(input.path), analyticsEventId };
-    },
-
-    /**
      * A paid order reaches its key: the tier rises only if the key is still the payer's and still at the path's
      * `from` tier (never a double upgrade), and the purchased record is written (one per order: a unique index).
      * Inside fulfilment's transaction.
@@ -468,13 +388,6 @@ export function createUpgradesService({
   }
 
   /** Why a token could not be spent: of another path, already used, or not a token at all. */
-  async function tokenProblem(tx: DbOrTx, tokenHash: string) {
-    const found = await repo.findToken(tx, tokenHash);
-    if (!found) return badRequest(TOKEN_NOT_VALID, 'invalid_upgrade_token');
-    if (found.revokedAt) return conflict(TOKEN_REVOKED, 'upgrade_token_revoked');
-    if (found.usedAt) return conflict(TOKEN_ALREADY_USED, 'upgrade_token_used');
-    return badRequest(TOKEN_MESSAGES.invalidPath, 'invalid_upgrade_path');
-  }
 }
 export type UpgradesService = ReturnType<typeof createUpgradesService>;
 
@@ -501,6 +414,6 @@ function toPurchasedUpgrade(row: repo.PurchasedUpgradeRow): PurchasedUpgrade {
     payment_completed_at: row.paymentCompletedAt?.toISOString() ?? null,
     processing_error: null,
     upgrade_processed_at: row.upgradeProcessedAt.toISOString(),
-    receipt_url: row.orderId === null ? null : `/upgrades/orders/${row.orderId}/receipt`,
+    invoice_url: row.orderId === null ? null : `/upgrades/orders/${row.orderId}/receipt`,
   };
 }

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { InvoiceSummary } from '@keyport/shared/contracts/invoices';
+import type { MyOrder } from '@keyport/shared/contracts/invoices';
 import type { PurchasedUpgrade } from '@keyport/shared/contracts/upgrades';
 import { toast } from 'sonner';
 import { InvoicesTab } from './invoices-tab';
@@ -12,49 +12,90 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const paid: PurchasedUpgrade = {
-  id: 3,
+const token: PurchasedUpgrade = {
+  id: 9,
   license_key: 'LITE-AAAA-BBBB-CCCC',
   upgrade_from: 'LITE',
   upgrade_to: 'REGULAR',
   status: 'completed',
   processed: true,
-  source: 'card',
-  amount_paid: 14280,
-  subtotal: 12000,
-  vat_amount: 2280,
-  vat_rate: 19,
-  reverse_charge: false,
-  currency: 'usd',
-  created_at: '2026-03-02T10:00:00.000Z',
-  payment_completed_at: '2026-03-02T10:00:05.000Z',
-  processing_error: null,
-  upgrade_processed_at: '2026-03-02T10:00:05.000Z',
-  receipt_url: '/upgrades/orders/41/receipt',
-};
-const reverseCharged: PurchasedUpgrade = {
-  ...paid,
-  id: 4,
-  upgrade_from: 'REGULAR',
-  upgrade_to: 'PRO',
-  amount_paid: 22000,
-  subtotal: 22000,
-  vat_amount: 0,
-  vat_rate: 0,
-  reverse_charge: true,
-  created_at: '2026-04-01T10:00:00.000Z',
-  receipt_url: '/upgrades/orders/42/receipt',
-};
-const token: PurchasedUpgrade = {
-  ...paid,
-  id: 9,
   source: 'token',
   amount_paid: 0,
   subtotal: 0,
   vat_amount: 0,
   vat_rate: 0,
+  reverse_charge: false,
+  currency: 'usd',
   created_at: '2026-01-15T10:00:00.000Z',
-  receipt_url: null,
+  payment_completed_at: null,
+  processing_error: null,
+  upgrade_processed_at: '2026-01-15T10:00:00.000Z',
+  invoice_url: null,
+};
+const noUpgrades = { stripe_upgrades: [], l2p_upgrade_tokens: [], lite_upgrade_tokens: [], regular_upgrade_tokens: [] };
+const invoice = {
+  id: 7,
+  number: '2026-000012',
+  kind: 'invoice',
+  issued_at: '2026-03-02T10:00:05.000Z',
+  total: 14280,
+  currency: 'usd',
+  credited_invoice_number: null,
+} as const;
+const creditNote = {
+  ...invoice,
+  id: 8,
+  number: 'CN-2026-000003',
+  kind: 'credit_note',
+  issued_at: '2026-03-09T08:00:00.000Z',
+  credited_invoice_number: '2026-000012',
+} as const;
+/** A refunded upgrade: its invoice and the credit note, oldest first. */
+const upgradeOrder: MyOrder = {
+  kind: 'upgrade',
+  id: 41,
+  description: 'License upgrade LITE to REGULAR',
+  license_key: 'LITE-AAAA-BBBB-CCCC',
+  created_at: '2026-03-02T10:00:00.000Z',
+  subtotal: 12000,
+  vat_amount: 2280,
+  total: 14280,
+  vat_rate_bp: 1900,
+  reverse_charge: false,
+  currency: 'usd',
+  status: 'refunded',
+  documents: [invoice, creditNote],
+};
+/** A team member's credit pack, reverse charged. */
+const packOrder: MyOrder = {
+  kind: 'credit_pack',
+  id: 42,
+  description: '10 Keyport credits',
+  license_key: null,
+  created_at: '2026-04-01T10:00:00.000Z',
+  subtotal: 9000,
+  vat_amount: 0,
+  total: 9000,
+  vat_rate_bp: 0,
+  reverse_charge: true,
+  currency: 'usd',
+  status: 'completed',
+  documents: [{ ...invoice, id: 11, number: '2026-000020', issued_at: '2026-04-01T10:00:04.000Z', total: 9000 }],
+};
+const legacyOrder: MyOrder = {
+  kind: 'legacy',
+  id: null,
+  description: 'Theme license',
+  license_key: null,
+  created_at: '2025-05-01T00:00:00.000Z',
+  subtotal: null,
+  vat_amount: null,
+  total: null,
+  vat_rate_bp: null,
+  reverse_charge: false,
+  currency: null,
+  status: null,
+  documents: [],
 };
 
 function serve(routes: Record<string, () => Response>) {
@@ -70,15 +111,6 @@ function serve(routes: Record<string, () => Response>) {
 }
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const me = {
-  id: 1,
-  email: 'a@example.com',
-  name: 'A',
-  role: null,
-  has_lifetime_support: null,
-  orders: [{ id: 5, created_at: '2025-05-01T00:00:00.000Z' }],
-};
-
 function renderTab() {
   localStorage.setItem('keyport.session', 'session-token');
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -89,124 +121,37 @@ function renderTab() {
   );
 }
 
-describe('Settings → Invoices', () => {
-  it('lists every purchased upgrade (newest first) with subtotal, VAT, total, status and receipt, beside the orders', async () => {
+describe('Settings → Invoices: one list of orders', () => {
+  it('lists every order as the server orders them, each with its amounts, status and documents', async () => {
     serve({
-      '/auth/me': () => json(me),
-      '/invoices': () => json({ invoices: [] }),
-      '/keys/check_purchased_upgrades': () =>
-        json({
-          stripe_upgrades: [paid, reverseCharged],
-          l2p_upgrade_tokens: [],
-          lite_upgrade_tokens: [token],
-          regular_upgrade_tokens: [],
-        }),
+      '/orders': () => json({ orders: [packOrder, upgradeOrder, legacyOrder] }),
+      '/keys/check_purchased_upgrades': () => json(noUpgrades),
     });
     renderTab();
-    const rows = await screen.findAllByTestId('purchased-upgrade');
+    const rows = await screen.findAllByTestId('order');
     expect(rows.map((row) => row.textContent)).toEqual([
       expect.stringMatching(
-        /REGULAR to PRO.*Completed.*April 1, 2026.*Card.*Subtotal\$220\.00.*VATReverse Charge.*Total\$220\.00.*Receipt/,
+        /^Order #42 · 10 Keyport credits.*Paid.*April 1, 2026.*Subtotal\$90\.00.*VATReverse Charge.*Total\$90\.00.*Invoice 2026-000020/,
       ),
       expect.stringMatching(
-        /LITE to REGULAR.*Completed.*March 2, 2026.*Card.*Subtotal\$120\.00.*VAT \(19%\)\$22\.80.*Total\$142\.80.*Receipt/,
+        /^Order #41 · License upgrade LITE to REGULAR.*Refunded.*March 2, 2026.*LITE-AAAA-BBBB-CCCC.*Subtotal\$120\.00.*VAT \(19%\)\$22\.80.*Total\$142\.80/,
       ),
-      expect.stringMatching(/LITE to REGULAR.*Completed.*January 15, 2026.*Upgrade token.*Total\$0\.00/),
+      expect.stringMatching(/^Theme license.*May 1, 2025$/),
     ]);
-    expect(within(rows[2]!).queryByRole('button', { name: /Receipt/ })).toBeNull();
-    expect(screen.getByRole('list', { name: 'Purchases' })).toHaveTextContent('Order #5');
+    // Each order number once: the legacy order has none of its own.
+    expect(screen.getAllByText(/Order #41/)).toHaveLength(1);
+    const documents = within(rows[1]!).getAllByTestId('invoice');
+    expect(documents.map((row) => row.textContent)).toEqual([
+      expect.stringMatching(/Invoice 2026-000012.*March 2, 2026.*\$142\.80/),
+      expect.stringMatching(/Credit note CN-2026-000003.*March 9, 2026.*for invoice 2026-000012.*-\$142\.80/),
+    ]);
+    expect(within(rows[2]!).queryAllByRole('button')).toHaveLength(0);
+    expect(screen.queryByText('No purchases yet.')).toBeNull();
   });
 
-  it('downloads the receipt with the session’s Authorization header', async () => {
+  it('downloads a document with the session’s Authorization header: one PDF button per document', async () => {
     const fetchMock = serve({
-      '/auth/me': () => json(me),
-      '/invoices': () => json({ invoices: [] }),
-      '/keys/check_purchased_upgrades': () =>
-        json({ stripe_upgrades: [paid], l2p_upgrade_tokens: [], lite_upgrade_tokens: [], regular_upgrade_tokens: [] }),
-      '/upgrades/orders/41/receipt': () =>
-        new Response('%PDF-1.7', {
-          headers: {
-            'content-type': 'application/pdf',
-            'content-disposition': 'attachment; filename="keyport-receipt-41.pdf"',
-          },
-        }),
-    });
-    const saved: string[] = [];
-    vi.stubGlobal(
-      'URL',
-      Object.assign(URL, { createObjectURL: () => 'blob:receipt', revokeObjectURL: () => undefined }),
-    );
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push(this.download);
-    });
-    renderTab();
-    await userEvent.click(await screen.findByRole('button', { name: 'Receipt (PDF)' }));
-    await waitFor(() => expect(saved).toEqual(['keyport-receipt-41.pdf']));
-    const receiptCall = fetchMock.mock.calls.find(([url]) => String(url) === '/upgrades/orders/41/receipt');
-    expect((receiptCall![1]!.headers as Record<string, string>).authorization).toBe('Token session-token');
-  });
-
-  it('says so when the upgrades cannot be loaded, and still shows the orders', async () => {
-    serve({
-      '/auth/me': () => json(me),
-      '/invoices': () => json({ invoices: [] }),
-      '/keys/check_purchased_upgrades': () => json({ error: 'x', code: 'internal' }, 500),
-    });
-    renderTab();
-    expect(await screen.findByText('Failed to load your upgrades. Please try again later.')).toBeInTheDocument();
-    expect(screen.getByText('Order #5')).toBeInTheDocument();
-  });
-
-  it('shows "No invoices yet." when there are none', async () => {
-    serve({
-      '/auth/me': () => json(me),
-      '/invoices': () => json({ invoices: [] }),
-      '/keys/check_purchased_upgrades': () => json(noUpgrades),
-    });
-    renderTab();
-    expect(await screen.findByText('No invoices yet.')).toBeInTheDocument();
-    expect(screen.queryAllByTestId('invoice')).toHaveLength(0);
-  });
-
-  it('says so when the invoices cannot be loaded, and still shows the upgrades and orders', async () => {
-    serve({
-      '/auth/me': () => json(me),
-      '/invoices': () => json({ error: 'x', code: 'internal' }, 500),
-      '/keys/check_purchased_upgrades': () => json(noUpgrades),
-    });
-    renderTab();
-    expect(await screen.findByText('Failed to load your invoices. Please try again later.')).toBeInTheDocument();
-    expect(screen.getByText('No upgrades yet.')).toBeInTheDocument();
-    expect(screen.getByText('Order #5')).toBeInTheDocument();
-  });
-});
-
-const noUpgrades = { stripe_upgrades: [], l2p_upgrade_tokens: [], lite_upgrade_tokens: [], regular_upgrade_tokens: [] };
-const invoice: InvoiceSummary = {
-  id: 7,
-  number: '2026-000012',
-  kind: 'invoice',
-  issued_at: '2026-03-02T10:00:05.000Z',
-  total: 14280,
-  currency: 'usd',
-  order_id: 41,
-  status: 'refunded',
-  credited_invoice_number: null,
-};
-const creditNote: InvoiceSummary = {
-  ...invoice,
-  id: 8,
-  number: 'CN-2026-000003',
-  kind: 'credit_note',
-  issued_at: '2026-03-09T08:00:00.000Z',
-  credited_invoice_number: '2026-000012',
-};
-
-describe('Settings → Invoices: invoices and credit notes', () => {
-  it('lists them as the server orders them, with number, date, total, status and a PDF download each', async () => {
-    const fetchMock = serve({
-      '/auth/me': () => json(me),
-      '/invoices': () => json({ invoices: [creditNote, invoice] }),
+      '/orders': () => json({ orders: [upgradeOrder] }),
       '/keys/check_purchased_upgrades': () => json(noUpgrades),
       '/invoices/7/pdf': () =>
         new Response('%PDF-1.3', {
@@ -225,14 +170,12 @@ describe('Settings → Invoices: invoices and credit notes', () => {
       saved.push(this.download);
     });
     renderTab();
-    const rows = await screen.findAllByTestId('invoice');
-    expect(rows.map((row) => row.textContent)).toEqual([
-      expect.stringMatching(
-        /Credit note CN-2026-000003.*March 9, 2026.*Order #41.*for invoice 2026-000012.*-\$142\.80.*Refunded/,
-      ),
-      expect.stringMatching(/Invoice 2026-000012.*March 2, 2026.*Order #41.*\$142\.80.*Refunded/),
-    ]);
-    expect(within(rows[0]!).getByRole('button', { name: 'Download credit note CN-2026-000003 (PDF)' })).toBeEnabled();
+    const order = await screen.findByTestId('order');
+    expect(
+      within(order)
+        .getAllByRole('button')
+        .map((button) => button.getAttribute('aria-label')),
+    ).toEqual(['Download invoice 2026-000012 (PDF)', 'Download credit note CN-2026-000003 (PDF)']);
     await userEvent.click(screen.getByRole('button', { name: 'Download invoice 2026-000012 (PDF)' }));
     await waitFor(() => expect(saved).toEqual(['keyport-invoice-2026-000012.pdf']));
     const call = fetchMock.mock.calls.find(([url]) => String(url) === '/invoices/7/pdf');
@@ -241,16 +184,41 @@ describe('Settings → Invoices: invoices and credit notes', () => {
 
   it('tells the person when a download fails', async () => {
     serve({
-      '/auth/me': () => json(me),
-      '/invoices': () => json({ invoices: [{ ...invoice, status: 'completed' }] }),
+      '/orders': () => json({ orders: [{ ...upgradeOrder, status: 'completed', documents: [invoice] }] }),
       '/keys/check_purchased_upgrades': () => json(noUpgrades),
       '/invoices/7/pdf': () => json({ error: 'Invoice not found.', code: 'invoice_not_found' }, 404),
     });
     const toastError = vi.spyOn(toast, 'error');
     renderTab();
-    const row = await screen.findByTestId('invoice');
-    expect(row).toHaveTextContent('Paid');
-    await userEvent.click(within(row).getByRole('button', { name: /Download invoice/ }));
+    const order = await screen.findByTestId('order');
+    expect(order).toHaveTextContent('Paid');
+    await userEvent.click(within(order).getByRole('button', { name: /Download invoice/ }));
     await waitFor(() => expect(toastError).toHaveBeenCalledWith('Failed to download the invoice. Please try again.'));
+  });
+
+  it('says "No purchases yet." when there are no orders, and lists the upgrades redeemed with a token', async () => {
+    serve({
+      '/orders': () => json({ orders: [] }),
+      '/keys/check_purchased_upgrades': () => json({ ...noUpgrades, lite_upgrade_tokens: [token] }),
+    });
+    renderTab();
+    expect(await screen.findByText('No purchases yet.')).toBeInTheDocument();
+    expect(screen.getByTestId('redeemed-upgrade')).toHaveTextContent(
+      /LITE to REGULAR.*January 15, 2026.*Upgrade token.*LITE-AAAA-BBBB-CCCC/,
+    );
+    expect(screen.queryAllByRole('button')).toHaveLength(0);
+  });
+
+  it('says so when the orders cannot be loaded, and when the redeemed upgrades cannot', async () => {
+    serve({
+      '/orders': () => json({ error: 'x', code: 'internal' }, 500),
+      '/keys/check_purchased_upgrades': () => json({ error: 'x', code: 'internal' }, 500),
+    });
+    renderTab();
+    expect(
+      await screen.findByText('Failed to load your orders and invoices. Please try again later.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Failed to load your redeemed upgrades. Please try again later.')).toBeInTheDocument();
+    expect(screen.queryByText('No purchases yet.')).toBeNull();
   });
 });

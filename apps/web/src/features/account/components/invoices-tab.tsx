@@ -1,95 +1,73 @@
 import { FileDown } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import type { InvoiceSummary } from '@keyport/shared/contracts/invoices';
+import type { MyOrder, OrderDocument } from '@keyport/shared/contracts/invoices';
 import type { PurchasedUpgrade } from '@keyport/shared/contracts/upgrades';
 import { formatUsd, formatVatRate } from '@keyport/shared/domain/money';
-import { REVERSE_CHARGE_LABEL, vatRateBpFromPercent } from '@keyport/shared/domain/vat';
+import { REVERSE_CHARGE_LABEL } from '@keyport/shared/domain/vat';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { useMe } from '../api/get-me';
 import { downloadInvoice } from '../api/download-invoice';
-import { useInvoices } from '../api/get-invoices';
-import { allPurchasedUpgrades, downloadReceipt, usePurchasedUpgrades } from '../api/get-purchased-upgrades';
+import { useMyOrders } from '../api/get-my-orders';
+import { redeemedUpgrades, usePurchasedUpgrades } from '../api/get-purchased-upgrades';
 
 const dateFormat = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric' });
 
 /**
- * Settings → Invoices: the invoices and credit notes (each with its PDF), the license upgrades (paid or redeemed)
- * and the orders.
+ * Settings → Invoices (issue 21): one list of the person's orders (license upgrades and credit packs alike, and the
+ * legacy store's), each with its invoice and credit notes and their PDFs; then the upgrades redeemed with a token.
  */
 export function InvoicesTab() {
-  const me = useMe();
+  const orders = useMyOrders();
   const upgrades = usePurchasedUpgrades();
-  const documents = useInvoices();
-  const orders = me.data?.orders ?? [];
-  const purchased = upgrades.data ? allPurchasedUpgrades(upgrades.data) : [];
-  const loading = me.isPending || upgrades.isPending || documents.isPending;
+  const redeemed = upgrades.data ? redeemedUpgrades(upgrades.data) : [];
 
-  if (loading) return <p className="py-6 text-center text-sm text-slate-600">Loading purchases…</p>;
+  if (orders.isPending || upgrades.isPending) {
+    return <p className="py-6 text-center text-sm text-slate-600">Loading purchases…</p>;
+  }
   return (
     <div className="space-y-5">
-      <section aria-labelledby="invoices-heading" className="space-y-2">
-        <h3 id="invoices-heading" className="text-sm font-semibold text-slate-900">
-          Invoices
-        </h3>
-        {documents.isError ? (
-          <Alert>{INVOICES_FAILED}</Alert>
-        ) : documents.data.length === 0 ? (
-          <p className="rounded-lg bg-slate-50 px-3 py-4 text-center text-sm text-slate-600">{NO_INVOICES}</p>
-        ) : (
-          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200" aria-label="Invoices">
-            {documents.data.map((invoice) => (
-              <InvoiceRow key={invoice.id} invoice={invoice} />
-            ))}
-          </ul>
-        )}
-      </section>
-      <section aria-labelledby="upgrades-heading" className="space-y-2">
-        <h3 id="upgrades-heading" className="text-sm font-semibold text-slate-900">
-          License upgrades
-        </h3>
-        {upgrades.isError ? (
-          <Alert>{PURCHASED_UPGRADES_FAILED}</Alert>
-        ) : purchased.length === 0 ? (
-          <p className="rounded-lg bg-slate-50 px-3 py-4 text-center text-sm text-slate-600">No upgrades yet.</p>
-        ) : (
-          <ul className="space-y-2" aria-label="Purchased upgrades">
-            {purchased.map((upgrade) => (
-              <PurchasedUpgradeRow key={`${upgrade.source}-${upgrade.id}`} upgrade={upgrade} />
-            ))}
-          </ul>
-        )}
-      </section>
       <section aria-labelledby="orders-heading" className="space-y-2">
         <h3 id="orders-heading" className="text-sm font-semibold text-slate-900">
-          Orders
+          Orders and invoices
         </h3>
-        {orders.length === 0 ? (
-          <p className="rounded-lg bg-slate-50 px-3 py-4 text-center text-sm text-slate-600">No purchases yet.</p>
+        {orders.isError ? (
+          <Alert>{ORDERS_FAILED}</Alert>
+        ) : orders.data.length === 0 ? (
+          <p className="rounded-lg bg-slate-50 px-3 py-4 text-center text-sm text-slate-600">{NO_PURCHASES}</p>
         ) : (
-          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200" aria-label="Purchases">
-            {orders.map((order) => (
-              <li key={order.id} className="flex items-center justify-between px-3 py-2.5 text-sm">
-                <span className="font-medium text-slate-800">Order #{order.id}</span>
-                <time dateTime={order.created_at} className="text-slate-600">
-                  {dateFormat.format(new Date(order.created_at))}
-                </time>
-              </li>
+          <ul className="space-y-2" aria-label="Orders">
+            {orders.data.map((order) => (
+              <OrderRow key={order.id === null ? `legacy-${order.created_at}` : order.id} order={order} />
             ))}
           </ul>
         )}
       </section>
+      {upgrades.isError ? (
+        <Alert>{REDEEMED_UPGRADES_FAILED}</Alert>
+      ) : redeemed.length > 0 ? (
+        <section aria-labelledby="redeemed-heading" className="space-y-2">
+          <h3 id="redeemed-heading" className="text-sm font-semibold text-slate-900">
+            Upgrades redeemed with a token
+          </h3>
+          <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200" aria-label="Redeemed upgrades">
+            {redeemed.map((upgrade) => (
+              <RedeemedUpgradeRow key={`${upgrade.source}-${upgrade.id}`} upgrade={upgrade} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </div>
   );
 }
 
-export const INVOICES_FAILED = 'Failed to load your invoices. Please try again later.';
-export const NO_INVOICES = 'No invoices yet.';
+export const ORDERS_FAILED = 'Failed to load your orders and invoices. Please try again later.';
+export const NO_PURCHASES = 'No purchases yet.';
+export const REDEEMED_UPGRADES_FAILED = 'Failed to load your redeemed upgrades. Please try again later.';
 const INVOICE_FAILED = 'Failed to download the invoice. Please try again.';
 const KIND_LABEL = { invoice: 'Invoice', credit_note: 'Credit note' } as const;
-const STATUS_LABEL: Partial<Record<InvoiceSummary['status'], string>> = {
+const STATUS_LABEL: Partial<Record<NonNullable<MyOrder['status']>, string>> = {
   completed: 'Paid',
   needs_refund: 'Paid',
   review: 'Paid',
@@ -98,47 +76,100 @@ const STATUS_LABEL: Partial<Record<InvoiceSummary['status'], string>> = {
   charged_back: 'Charged back',
 };
 
-/** One invoice or credit note: number, date, total (a credit note's as a negative amount), status and its PDF. */
-function InvoiceRow({ invoice }: { invoice: InvoiceSummary }) {
-  const [downloading, setDownloading] = useState(false);
-  const kind = KIND_LABEL[invoice.kind];
-  const isCredit = invoice.kind === 'credit_note';
-  const status = isCredit ? 'Refunded' : (STATUS_LABEL[invoice.status] ?? 'Paid');
+/** One order: number (none on a legacy order), what, date, amounts and status, then its documents. */
+function OrderRow({ order }: { order: MyOrder }) {
+  const status = order.status ? (STATUS_LABEL[order.status] ?? 'Paid') : null;
   return (
-    <li className="flex flex-wrap items-center justify-between gap-2 px-3 py-2.5 text-sm" data-testid="invoice">
+    <li className="rounded-lg border border-slate-200 p-3 text-sm" data-testid="order">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <span className="font-medium text-slate-900">
+          {order.id === null ? order.description : `Order #${order.id} · ${order.description}`}
+        </span>
+        {status ? (
+          <Badge
+            className={
+              status === 'Paid'
+                ? 'bg-emerald-100 text-emerald-800'
+                : status === 'Disputed'
+                  ? 'bg-amber-100 text-amber-800'
+                  : 'bg-slate-200 text-slate-700'
+            }
+          >
+            {status}
+          </Badge>
+        ) : null}
+      </div>
+      <p className="text-xs text-slate-600">
+        <time dateTime={order.created_at}>{dateFormat.format(new Date(order.created_at))}</time>
+        {order.license_key ? (
+          <>
+            {' · '}
+            <span className="font-mono break-all">{order.license_key}</span>
+          </>
+        ) : null}
+      </p>
+      {order.total !== null ? (
+        <dl className="mt-2 grid grid-cols-3 gap-2 text-xs">
+          <div>
+            <dt className="text-slate-500">Subtotal</dt>
+            <dd className="text-slate-900 tabular-nums">{formatUsd(order.subtotal ?? 0)}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">
+              {order.reverse_charge ? 'VAT' : `VAT (${formatVatRate(order.vat_rate_bp ?? 0)})`}
+            </dt>
+            <dd className="text-slate-900 tabular-nums">
+              {order.reverse_charge ? REVERSE_CHARGE_LABEL : formatUsd(order.vat_amount ?? 0)}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">Total</dt>
+            <dd className="font-semibold text-slate-900 tabular-nums">{formatUsd(order.total)}</dd>
+          </div>
+        </dl>
+      ) : null}
+      {order.documents.length > 0 ? (
+        <ul
+          className="mt-2 divide-y divide-slate-100 border-t border-slate-100"
+          aria-label={`Documents of order ${order.id}`}
+        >
+          {order.documents.map((document) => (
+            <DocumentRow key={document.id} document={document} />
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  );
+}
+
+/** One invoice or credit note: number, date, total (a credit note's as a negative amount) and its PDF. */
+function DocumentRow({ document }: { document: OrderDocument }) {
+  const [downloading, setDownloading] = useState(false);
+  const kind = KIND_LABEL[document.kind];
+  const isCredit = document.kind === 'credit_note';
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 pt-2 text-sm" data-testid="invoice">
       <div className="min-w-0">
         <p className="font-medium text-slate-900">
-          {kind} {invoice.number}
+          {kind} {document.number}
         </p>
         <p className="text-xs text-slate-600">
-          <time dateTime={invoice.issued_at}>{dateFormat.format(new Date(invoice.issued_at))}</time> · Order #
-          {invoice.order_id}
-          {invoice.credited_invoice_number ? ` · for invoice ${invoice.credited_invoice_number}` : ''}
+          <time dateTime={document.issued_at}>{dateFormat.format(new Date(document.issued_at))}</time>
+          {document.credited_invoice_number ? ` · for invoice ${document.credited_invoice_number}` : ''}
         </p>
       </div>
       <div className="flex items-center gap-2">
         <span className="font-semibold text-slate-900 tabular-nums">
-          {formatUsd(isCredit ? -invoice.total : invoice.total)}
+          {formatUsd(isCredit ? -document.total : document.total)}
         </span>
-        <Badge
-          className={
-            status === 'Paid'
-              ? 'bg-emerald-100 text-emerald-800'
-              : status === 'Disputed'
-                ? 'bg-amber-100 text-amber-800'
-                : 'bg-slate-200 text-slate-700'
-          }
-        >
-          {status}
-        </Badge>
         <Button
           size="sm"
           variant="ghost"
           disabled={downloading}
-          aria-label={`Download ${kind.toLowerCase()} ${invoice.number} (PDF)`}
+          aria-label={`Download ${kind.toLowerCase()} ${document.number} (PDF)`}
           onClick={() => {
             setDownloading(true);
-            downloadInvoice(invoice.id)
+            downloadInvoice(document.id)
               .catch(() => toast.error(INVOICE_FAILED))
               .finally(() => setDownloading(false));
           }}
@@ -151,64 +182,17 @@ function InvoiceRow({ invoice }: { invoice: InvoiceSummary }) {
   );
 }
 
-export const PURCHASED_UPGRADES_FAILED = 'Failed to load your upgrades. Please try again later.';
-const RECEIPT_FAILED = 'Failed to download the receipt. Please try again.';
-const SOURCE_LABEL = { card: 'Card', paypal: 'PayPal', token: 'Upgrade token' } as const;
-
-/** One purchased upgrade: date, path, subtotal, VAT, total, status and (when paid) its receipt. */
-function PurchasedUpgradeRow({ upgrade }: { upgrade: PurchasedUpgrade }) {
-  const [downloading, setDownloading] = useState(false);
-  const receiptUrl = upgrade.receipt_url;
-  const rateBp = vatRateBpFromPercent(upgrade.vat_rate) ?? 0;
+/** An upgrade redeemed with a token: the path, the date and the key (no payment, so no invoice). */
+function RedeemedUpgradeRow({ upgrade }: { upgrade: PurchasedUpgrade }) {
   return (
-    <li className="rounded-lg border border-slate-200 p-3 text-sm" data-testid="purchased-upgrade">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <span className="font-medium text-slate-900">
-          {upgrade.upgrade_from} to {upgrade.upgrade_to}
-        </span>
-        <Badge
-          className={upgrade.status === 'completed' ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'}
-        >
-          {upgrade.status === 'completed' ? 'Completed' : 'Refunded'}
-        </Badge>
-      </div>
+    <li className="px-3 py-2.5 text-sm" data-testid="redeemed-upgrade">
+      <span className="font-medium text-slate-900">
+        {upgrade.upgrade_from} to {upgrade.upgrade_to}
+      </span>
       <p className="text-xs text-slate-600">
-        <time dateTime={upgrade.created_at}>{dateFormat.format(new Date(upgrade.created_at))}</time> ·{' '}
-        {SOURCE_LABEL[upgrade.source]} · <span className="font-mono break-all">{upgrade.license_key}</span>
+        <time dateTime={upgrade.created_at}>{dateFormat.format(new Date(upgrade.created_at))}</time> · Upgrade token ·{' '}
+        <span className="font-mono break-all">{upgrade.license_key}</span>
       </p>
-      <dl className="mt-2 grid grid-cols-3 gap-2 text-xs">
-        <div>
-          <dt className="text-slate-500">Subtotal</dt>
-          <dd className="text-slate-900 tabular-nums">{formatUsd(upgrade.subtotal)}</dd>
-        </div>
-        <div>
-          <dt className="text-slate-500">{upgrade.reverse_charge ? 'VAT' : `VAT (${formatVatRate(rateBp)})`}</dt>
-          <dd className="text-slate-900 tabular-nums">
-            {upgrade.reverse_charge ? REVERSE_CHARGE_LABEL : formatUsd(upgrade.vat_amount)}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-slate-500">Total</dt>
-          <dd className="font-semibold text-slate-900 tabular-nums">{formatUsd(upgrade.amount_paid)}</dd>
-        </div>
-      </dl>
-      {receiptUrl ? (
-        <Button
-          size="sm"
-          variant="ghost"
-          className="mt-2 -ml-3"
-          disabled={downloading}
-          onClick={() => {
-            setDownloading(true);
-            downloadReceipt(receiptUrl)
-              .catch(() => toast.error(RECEIPT_FAILED))
-              .finally(() => setDownloading(false));
-          }}
-        >
-          <FileDown aria-hidden="true" className="size-4" />
-          {downloading ? 'Downloading…' : 'Receipt (PDF)'}
-        </Button>
-      ) : null}
     </li>
   );
 }

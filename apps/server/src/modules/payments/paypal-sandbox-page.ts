@@ -1,8 +1,8 @@
-import { centsToDecimal, type WalletOrder } from '../../integrations/wallet/port';
-import { SANDBOX_PAYER_ID } from '../../integrations/wallet/sandbox-adapter';
+import { centsToDecimal, type PaypalOrder } from '../../integrations/paypal/port';
+import { SANDBOX_PAYER_ID } from '../../integrations/paypal/sandbox-adapter';
 
 interface Checkout {
-  order: WalletOrder;
+  order: PaypalOrder;
   description: string;
   returnUrl: string;
   cancelUrl: string;

@@ -6,17 +6,17 @@ import { sandboxPaypalOrders, type SandboxDispute } from '../../db/schema';
 import { createSandboxEventDelivery, type SandboxRetry } from '../payments/sandbox-event-delivery';
 import {
   centsToDecimal,
-  type CreateWalletOrderInput,
+  type CreatePaypalOrderInput,
   headerValue,
-  toWalletDispute,
-  toWalletEvent,
-  WalletCaptureError,
-  type WalletCaptureStatus,
-  type WalletOrder,
-  type WalletOrderStatus,
-  WalletProviderError,
-  type WalletProvider,
-  WalletWebhookError,
+  toPaypalDispute,
+  toPaypalEvent,
+  PaypalCaptureError,
+  type PaypalCaptureStatus,
+  type PaypalOrder,
+  type PaypalOrderStatus,
+  PaypalProviderError,
+  type PaypalProvider,
+  PaypalWebhookError,
   type WebhookHeaders,
 } from './port';
 
@@ -30,11 +30,11 @@ export const SANDBOX_APPROVAL_PATH = '/sandbox/paypal/checkout';
 const SANDBOX_AUTH_ALGO = 'HMAC-SHA256';
 export const SANDBOX_WALLET_EVENT = 'sandbox.wallet-event';
 
-export interface SandboxWalletOptions {
+export interface SandboxPaypalOptions {
   db: Db;
   /** Signs the sandbox's events and verifies them on the webhook route. */
   webhookSecret: string;
-  /** Hands a signed event to the portal's webhook route (`POST /stripe/paypal/webhook`); a non-2xx is retried. */
+  /** Hands a signed event to the portal's webhook route (`POST /paypal/webhook`); a non-2xx is retried. */
   deliver: (rawBody: string, headers: Record<string, string>) => Promise<{ statusCode: number }>;
   /** The job engine: each event is a durable `sandbox.wallet-event` job, enqueued with the change it announces. */
   jobs: Pick<Jobs, 'register' | 'enqueue' | 'nudge' | 'runUntilIdle'>;
@@ -42,12 +42,12 @@ export interface SandboxWalletOptions {
 }
 
 export type SandboxApproval =
-  | { result: 'approved' | 'already'; order: WalletOrder; returnUrl: string; cancelUrl: string }
+  | { result: 'approved' | 'already'; order: PaypalOrder; returnUrl: string; cancelUrl: string }
   /** The payer cancelled this checkout (or it was voided): it can never be approved again. */
-  | { result: 'cancelled'; order: WalletOrder }
+  | { result: 'cancelled'; order: PaypalOrder }
   | { result: 'not_found' };
 
-export interface SandboxWalletProvider extends WalletProvider {
+export interface SandboxPaypalProvider extends PaypalProvider {
   readonly name: 'paypal_sandbox';
   /**
    * The payer approves on the portal's page: CREATED → APPROVED (already approved or captured: unchanged; a cancelled
@@ -55,7 +55,7 @@ export interface SandboxWalletProvider extends WalletProvider {
    */
   approve(ref: string): Promise<SandboxApproval>;
   /** The payer cancels on the page: CREATED or APPROVED → VOIDED, for good (its page can never approve it again). */
-  cancel(ref: string): Promise<WalletOrder | null>;
+  cancel(ref: string): Promise<PaypalOrder | null>;
   /** The payer opens a dispute of the capture: sends `CUSTOMER.DISPUTE.CREATED`; answers the dispute's id. */
   disputeCapture(ref: string, reason?: string): Promise<string>;
   /** PayPal decides the dispute: sends `CUSTOMER.DISPUTE.RESOLVED` with the outcome. */
@@ -63,9 +63,9 @@ export interface SandboxWalletProvider extends WalletProvider {
   /** What the approval page shows, with the URLs it returns to. */
   checkout(
     ref: string,
-  ): Promise<{ order: WalletOrder; description: string; returnUrl: string; cancelUrl: string } | null>;
+  ): Promise<{ order: PaypalOrder; description: string; returnUrl: string; cancelUrl: string } | null>;
   /** Refunds part or all of the capture, then sends `PAYMENT.CAPTURE.REFUNDED` to the webhook route. */
-  refundCapture(ref: string, cents: number): Promise<WalletOrder>;
+  refundCapture(ref: string, cents: number): Promise<PaypalOrder>;
   /** Delivers the events due now (and retries due within seconds); resolves when none is in flight (tests; a drain). */
   idle(): Promise<void>;
 }
@@ -79,13 +79,13 @@ type Row = typeof sandboxPaypalOrders.$inferSelect;
  * refund is announced with a PayPal-shaped event, signed by the sandbox and delivered to the portal's own webhook
  * route. So fulfilment runs the same code, with the same checks, as with PayPal.
  */
-export function createSandboxWalletProvider(options: SandboxWalletOptions): SandboxWalletProvider {
+export function createSandboxPaypalProvider(options: SandboxPaypalOptions): SandboxPaypalProvider {
   const { db, webhookSecret, deliver } = options;
   const events = createSandboxEventDelivery({
     jobs: options.jobs,
     kind: SANDBOX_WALLET_EVENT,
     // Signed again for each attempt, as the provider does: the timestamp is the attempt's.
-    attempt: (body) => deliver(body, signSandboxWalletEvent(body, webhookSecret, new Date())),
+    attempt: (body) => deliver(body, signSandboxPaypalEvent(body, webhookSecret, new Date())),
     retry: options.retry,
     what: 'sandbox wallet event',
   });
@@ -116,8 +116,8 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
     return row;
   }
 
-  async function refundCapture(ref: string, cents: number): Promise<WalletOrder> {
-    if (!Number.isInteger(cents) || cents <= 0) throw new WalletProviderError('Refund amount must be positive');
+  async function refundCapture(ref: string, cents: number): Promise<PaypalOrder> {
+    if (!Number.isInteger(cents) || cents <= 0) throw new PaypalProviderError('Refund amount must be positive');
     const row = await db.transaction(async (tx) => {
       const [updated] = await tx
         .update(sandboxPaypalOrders)
@@ -155,7 +155,7 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
     });
     if (!row) {
       const current = await find(ref);
-      throw new WalletProviderError(
+      throw new PaypalProviderError(
         !current
           ? `No such order: ${ref}`
           : current.status !== 'COMPLETED'
@@ -164,16 +164,16 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
       );
     }
     events.nudge();
-    return toWalletOrder(row);
+    return toPaypalOrder(row);
   }
 
   return {
     name: 'paypal_sandbox',
     clientId: null,
 
-    async createOrder(input: CreateWalletOrderInput) {
+    async createOrder(input: CreatePaypalOrderInput) {
       if (!Number.isInteger(input.amountCents) || input.amountCents < 1) {
-        throw new WalletProviderError('The amount must be a positive number of cents');
+        throw new PaypalProviderError('The amount must be a positive number of cents');
       }
       // One conditional insert: the unique request id decides, never a read-then-write.
       const [created] = await db
@@ -192,28 +192,28 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
         })
         .onConflictDoNothing({ target: sandboxPaypalOrders.requestId })
         .returning();
-      if (created) return toWalletOrder(created);
+      if (created) return toPaypalOrder(created);
       const [earlier] = await db
         .select()
         .from(sandboxPaypalOrders)
         .where(eq(sandboxPaypalOrders.requestId, input.requestId));
-      if (!earlier) throw new WalletProviderError('The sandbox lost an idempotent order');
+      if (!earlier) throw new PaypalProviderError('The sandbox lost an idempotent order');
       if (earlier.amountCents !== input.amountCents || earlier.customId !== input.customId) {
-        throw new WalletProviderError('A PayPal-Request-Id was reused with other parameters');
+        throw new PaypalProviderError('A PayPal-Request-Id was reused with other parameters');
       }
-      return toWalletOrder(earlier);
+      return toPaypalOrder(earlier);
     },
 
     async getOrder(ref) {
       const row = await find(ref);
-      return row ? toWalletOrder(row) : null;
+      return row ? toPaypalOrder(row) : null;
     },
 
     async checkout(ref) {
       const row = await find(ref);
       return row
         ? {
-            order: toWalletOrder(row),
+            order: toPaypalOrder(row),
             description: row.description,
             returnUrl: row.returnUrl,
             cancelUrl: row.cancelUrl,
@@ -229,10 +229,10 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
         .returning();
       const current = row ?? (await find(ref));
       if (!current) return { result: 'not_found' };
-      if (current.status === 'VOIDED') return { result: 'cancelled', order: toWalletOrder(current) };
+      if (current.status === 'VOIDED') return { result: 'cancelled', order: toPaypalOrder(current) };
       return {
         result: row ? 'approved' : 'already',
-        order: toWalletOrder(current),
+        order: toPaypalOrder(current),
         returnUrl: current.returnUrl,
         cancelUrl: current.cancelUrl,
       };
@@ -245,7 +245,7 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
         .where(and(eq(sandboxPaypalOrders.id, ref), sql`${sandboxPaypalOrders.status} in ('CREATED', 'APPROVED')`))
         .returning();
       const current = row ?? (await find(ref));
-      return current ? toWalletOrder(current) : null;
+      return current ? toPaypalOrder(current) : null;
     },
 
     async disputeCapture(ref, reason = 'MERCHANDISE_OR_SERVICE_NOT_AS_DESCRIBED') {
@@ -267,7 +267,7 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
         }
         return updated;
       });
-      if (!row) throw new WalletProviderError('This order has no capture to dispute');
+      if (!row) throw new PaypalProviderError('This order has no capture to dispute');
       events.nudge();
       return dispute.id;
     },
@@ -275,7 +275,7 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
     async resolveDispute(ref, outcome) {
       const current = await find(ref);
       if (!current?.dispute || current.dispute.status !== 'open') {
-        throw new WalletProviderError('This order has no open dispute');
+        throw new PaypalProviderError('This order has no open dispute');
       }
       const dispute: SandboxDispute = { ...current.dispute, status: outcome };
       const row = await db.transaction(async (tx) => {
@@ -295,7 +295,7 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
         }
         return updated;
       });
-      if (!row) throw new WalletProviderError('This order has no open dispute');
+      if (!row) throw new PaypalProviderError('This order has no open dispute');
       events.nudge();
     },
 
@@ -304,7 +304,7 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
         .select()
         .from(sandboxPaypalOrders)
         .where(sql`${sandboxPaypalOrders.dispute}->>'id' = ${ref}`);
-      return row?.dispute ? toWalletDispute(disputeResource(row, row.dispute)) : null;
+      return row?.dispute ? toPaypalDispute(disputeResource(row, row.dispute)) : null;
     },
 
     async captureOrder(ref, _requestId) {
@@ -335,23 +335,23 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
       });
       if (row) {
         events.nudge();
-        return toWalletOrder(row);
+        return toPaypalOrder(row);
       }
       const current = await find(ref);
-      if (!current) throw new WalletProviderError(`No such order: ${ref}`);
+      if (!current) throw new PaypalProviderError(`No such order: ${ref}`);
       // ORDER_ALREADY_CAPTURED: success, the order as it is now.
-      if (current.status === 'COMPLETED') return toWalletOrder(current);
-      throw new WalletCaptureError('ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.');
+      if (current.status === 'COMPLETED') return toPaypalOrder(current);
+      throw new PaypalCaptureError('ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.');
     },
 
     refundCapture,
 
     async refundOrder(ref, _requestId) {
       const current = await find(ref);
-      if (!current) throw new WalletProviderError(`No such order: ${ref}`);
+      if (!current) throw new PaypalProviderError(`No such order: ${ref}`);
       // Refunded in full already: the retry of the same request, answered with the order and no second event.
       if (current.status === 'COMPLETED' && current.refundedCents === current.capturedCents) {
-        return toWalletOrder(current);
+        return toPaypalOrder(current);
       }
       return refundCapture(ref, current.capturedCents - current.refundedCents);
     },
@@ -359,13 +359,13 @@ export function createSandboxWalletProvider(options: SandboxWalletOptions): Sand
     idle: events.idle,
 
     async verifyWebhook(headers, rawBody) {
-      return verifySandboxWalletEvent(headers, rawBody, webhookSecret);
+      return verifySandboxPaypalEvent(headers, rawBody, webhookSecret);
     },
   };
 }
 
 /** The transmission headers the sandbox sends: PayPal's names, an HMAC instead of PayPal's certificate signature. */
-export function signSandboxWalletEvent(body: string, secret: string, at: Date): Record<string, string> {
+export function signSandboxPaypalEvent(body: string, secret: string, at: Date): Record<string, string> {
   const transmissionId = randomBytes(16).toString('hex');
   const transmissionTime = at.toISOString();
   return {
@@ -378,30 +378,30 @@ export function signSandboxWalletEvent(body: string, secret: string, at: Date): 
   };
 }
 
-/** Verifies the sandbox's signature on the raw bytes, within the tolerance; throws WalletWebhookError otherwise. */
-export function verifySandboxWalletEvent(headers: WebhookHeaders, rawBody: Buffer, secret: string) {
+/** Verifies the sandbox's signature on the raw bytes, within the tolerance; throws PaypalWebhookError otherwise. */
+export function verifySandboxPaypalEvent(headers: WebhookHeaders, rawBody: Buffer, secret: string) {
   const id = headerValue(headers, 'paypal-transmission-id');
   const time = headerValue(headers, 'paypal-transmission-time');
   const sig = headerValue(headers, 'paypal-transmission-sig');
   if (!id || !time || !sig || headerValue(headers, 'paypal-auth-algo') !== SANDBOX_AUTH_ALGO) {
-    throw new WalletWebhookError('Missing PayPal transmission headers');
+    throw new PaypalWebhookError('Missing PayPal transmission headers');
   }
   const sentAt = Date.parse(time);
   if (!Number.isFinite(sentAt) || Math.abs(Date.now() - sentAt) > SANDBOX_WEBHOOK_TOLERANCE_SECONDS * 1000) {
-    throw new WalletWebhookError('Webhook refused: transmission time outside the tolerance');
+    throw new PaypalWebhookError('Webhook refused: transmission time outside the tolerance');
   }
   const expected = Buffer.from(signature(id, time, rawBody, secret));
   const given = Buffer.from(sig);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    throw new WalletWebhookError('Webhook refused: invalid signature');
+    throw new PaypalWebhookError('Webhook refused: invalid signature');
   }
   let event: unknown;
   try {
     event = JSON.parse(rawBody.toString('utf8'));
   } catch {
-    throw new WalletWebhookError('Webhook refused: the body is not JSON');
+    throw new PaypalWebhookError('Webhook refused: the body is not JSON');
   }
-  return toWalletEvent(event);
+  return toPaypalEvent(event);
 }
 
 /** HMAC-SHA256 over PayPal's signed string: `<transmission id>|<time>|<hash of the body>`. */
@@ -410,15 +410,15 @@ function signature(id: string, time: string, body: string | Buffer, secret: stri
   return createHmac('sha256', secret).update(`${id}|${time}|${digest}`).digest('base64');
 }
 
-function toWalletOrder(row: Row): WalletOrder {
+function toPaypalOrder(row: Row): PaypalOrder {
   return {
     ref: row.id,
-    status: row.status as WalletOrderStatus,
+    status: row.status as PaypalOrderStatus,
     amountCents: row.amountCents,
     currency: row.currency,
     customId: row.customId,
     captureId: row.captureId,
-    captureStatus: (row.captureStatus as WalletCaptureStatus | null) ?? null,
+    captureStatus: (row.captureStatus as PaypalCaptureStatus | null) ?? null,
     capturedCents: row.capturedCents,
     refundedCents: row.refundedCents,
     approveUrl: row.status === 'CREATED' ? `${SANDBOX_APPROVAL_PATH}?token=${row.id}` : null,

@@ -6,16 +6,16 @@
  */
 
 /** Where an order stands at PayPal (Orders v2 `status`). */
-export type WalletOrderStatus = 'CREATED' | 'SAVED' | 'APPROVED' | 'VOIDED' | 'COMPLETED' | 'PAYER_ACTION_REQUIRED';
+export type PaypalOrderStatus = 'CREATED' | 'SAVED' | 'APPROVED' | 'VOIDED' | 'COMPLETED' | 'PAYER_ACTION_REQUIRED';
 
 /** Where the order's capture stands (Orders v2 `purchase_units[0].payments.captures[0].status`). */
-export type WalletCaptureStatus = 'COMPLETED' | 'DECLINED' | 'PARTIALLY_REFUNDED' | 'PENDING' | 'REFUNDED' | 'FAILED';
+export type PaypalCaptureStatus = 'COMPLETED' | 'DECLINED' | 'PARTIALLY_REFUNDED' | 'PENDING' | 'REFUNDED' | 'FAILED';
 
 /** An order as the wallet reports it: the source of truth capture and fulfilment re-read. */
-export interface WalletOrder {
+export interface PaypalOrder {
   /** PayPal's order id (the `token` of its return URL). */
   ref: string;
-  status: WalletOrderStatus;
+  status: PaypalOrderStatus;
   /** The order's amount in cents (PayPal speaks decimal strings; the adapters convert exactly). */
   amountCents: number;
   /** Upper-case ISO 4217 as PayPal writes it, e.g. 'USD'. */
@@ -23,7 +23,7 @@ export interface WalletOrder {
   /** What Keyport put on the order: its own order id. */
   customId: string | null;
   captureId: string | null;
-  captureStatus: WalletCaptureStatus | null;
+  captureStatus: PaypalCaptureStatus | null;
   /** The captured amount in cents (0 before a capture). */
   capturedCents: number;
   /** Cents refunded so far (completed refunds). */
@@ -32,7 +32,7 @@ export interface WalletOrder {
   approveUrl: string | null;
 }
 
-export interface CreateWalletOrderInput {
+export interface CreatePaypalOrderInput {
   amountCents: number;
   currency: 'USD';
   /** Shown to the payer at PayPal. */
@@ -48,7 +48,7 @@ export interface CreateWalletOrderInput {
 }
 
 /** A verified webhook event, reduced to what fulfilment needs. */
-export interface WalletEvent {
+export interface PaypalEvent {
   /** PayPal's event id (`WH-…`): the dedupe key. */
   id: string;
   /**
@@ -70,7 +70,7 @@ export interface WalletEvent {
  * A PayPal dispute as Keyport sees it: which capture it is about (with our order id as the transaction's `custom`)
  * and its state: `open`, or resolved `won` (the seller keeps the money) or `lost` (the buyer gets it back).
  */
-export interface WalletDispute {
+export interface PaypalDispute {
   ref: string;
   captureId: string | null;
   customId: string | null;
@@ -79,13 +79,13 @@ export interface WalletDispute {
 }
 
 /** A webhook delivery that is not authentic (or not an event): answered 400. */
-export class WalletWebhookError extends Error {
-  override name = 'WalletWebhookError';
+export class PaypalWebhookError extends Error {
+  override name = 'PaypalWebhookError';
 }
 
 /** A failure of the wallet (network, 5xx, unexpected answer): the caller answers 502 and may retry. */
-export class WalletProviderError extends Error {
-  override name = 'WalletProviderError';
+export class PaypalProviderError extends Error {
+  override name = 'PaypalProviderError';
 }
 
 /**
@@ -93,8 +93,8 @@ export class WalletProviderError extends Error {
  * `PAYER_ACTION_REQUIRED`, `ORDER_NOT_APPROVED`, `TRANSACTION_REFUSED`, … (never `ORDER_ALREADY_CAPTURED`: the
  * adapters treat that as success and return the order re-read).
  */
-export class WalletCaptureError extends Error {
-  override name = 'WalletCaptureError';
+export class PaypalCaptureError extends Error {
+  override name = 'PaypalCaptureError';
   constructor(
     readonly issue: string,
     message: string,
@@ -110,28 +110,28 @@ export class WalletCaptureError extends Error {
 /** The PayPal transmission headers a webhook delivery carries (lower-case names, as Node gives them). */
 export type WebhookHeaders = Record<string, string | string[] | undefined>;
 
-export interface WalletProvider {
+export interface PaypalProvider {
   readonly name: 'paypal' | 'paypal_sandbox';
   /** The client id the browser loads PayPal's Buttons with; null in the sandbox (its own approval page). */
   readonly clientId: string | null;
-  createOrder(input: CreateWalletOrderInput): Promise<WalletOrder>;
+  createOrder(input: CreatePaypalOrderInput): Promise<PaypalOrder>;
   /** The order as it is now; null when the wallet does not know the ref. */
-  getOrder(ref: string): Promise<WalletOrder | null>;
+  getOrder(ref: string): Promise<PaypalOrder | null>;
   /**
    * Captures an approved order with `PayPal-Request-Id` = requestId and returns it re-read. `ORDER_ALREADY_CAPTURED`
-   * is success (re-read and returned). A refusal throws WalletCaptureError; an outage WalletProviderError.
+   * is success (re-read and returned). A refusal throws PaypalCaptureError; an outage PaypalProviderError.
    */
-  captureOrder(ref: string, requestId: string): Promise<WalletOrder>;
+  captureOrder(ref: string, requestId: string): Promise<PaypalOrder>;
   /**
    * Refunds what remains of the order's capture (`POST /v2/payments/captures/{id}/refund` with
    * `PayPal-Request-Id` = requestId) and returns the order re-read. PayPal announces it with
    * `PAYMENT.CAPTURE.REFUNDED`; fulfilment reacts to that event, not to this answer.
    */
-  refundOrder(ref: string, requestId: string): Promise<WalletOrder>;
+  refundOrder(ref: string, requestId: string): Promise<PaypalOrder>;
   /** The dispute as it is now (`GET /v1/customer/disputes/{id}`); null when the wallet does not know it. */
-  getDispute(ref: string): Promise<WalletDispute | null>;
-  /** Verifies a delivery (headers and raw bytes); throws WalletWebhookError when it is not authentic. */
-  verifyWebhook(headers: WebhookHeaders, rawBody: Buffer): Promise<WalletEvent>;
+  getDispute(ref: string): Promise<PaypalDispute | null>;
+  /** Verifies a delivery (headers and raw bytes); throws PaypalWebhookError when it is not authentic. */
+  verifyWebhook(headers: WebhookHeaders, rawBody: Buffer): Promise<PaypalEvent>;
 }
 
 /** '12.34' → 1234, exactly (no floating point); NaN for anything that is not a USD-style amount. */
@@ -146,7 +146,7 @@ export function centsToDecimal(cents: number): string {
   return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 }
 
-const EVENT_KINDS: Record<string, WalletEvent['kind']> = {
+const EVENT_KINDS: Record<string, PaypalEvent['kind']> = {
   'PAYMENT.CAPTURE.COMPLETED': 'capture_completed',
   'PAYMENT.CAPTURE.REFUNDED': 'capture_refunded',
   'CUSTOMER.DISPUTE.CREATED': 'dispute',
@@ -158,13 +158,13 @@ const EVENT_KINDS: Record<string, WalletEvent['kind']> = {
  * PayPal's dispute outcome in Keyport's terms: resolved for the buyer (or the seller accepted the claim) is lost;
  * every other resolution leaves the money with the seller; anything not resolved is open.
  */
-export function walletDisputeState(status: unknown, outcomeCode: unknown): WalletDispute['state'] {
+export function paypalDisputeState(status: unknown, outcomeCode: unknown): PaypalDispute['state'] {
   if (status !== 'RESOLVED') return 'open';
   return outcomeCode === 'RESOLVED_BUYER_FAVOUR' || outcomeCode === 'ACCEPTED' ? 'lost' : 'won';
 }
 
-/** A PayPal dispute body (`GET /v1/customer/disputes/{id}`, or a dispute event's resource) as a WalletDispute. */
-export function toWalletDispute(body: unknown): WalletDispute | null {
+/** A PayPal dispute body (`GET /v1/customer/disputes/{id}`, or a dispute event's resource) as a PaypalDispute. */
+export function toPaypalDispute(body: unknown): PaypalDispute | null {
   if (!isRecord(body) || typeof body.dispute_id !== 'string' || !body.dispute_id) return null;
   const transactions = Array.isArray(body.disputed_transactions) ? body.disputed_transactions : [];
   const first: unknown = transactions[0];
@@ -175,15 +175,15 @@ export function toWalletDispute(body: unknown): WalletDispute | null {
     ref: body.dispute_id,
     captureId: str(transaction.seller_transaction_id),
     customId: str(transaction.custom),
-    state: walletDisputeState(body.status, outcome),
+    state: paypalDisputeState(body.status, outcome),
     reason: str(body.reason),
   };
 }
 
-/** An authentic PayPal event body, reduced to a WalletEvent (both adapters use it). */
-export function toWalletEvent(body: unknown): WalletEvent {
+/** An authentic PayPal event body, reduced to a PaypalEvent (both adapters use it). */
+export function toPaypalEvent(body: unknown): PaypalEvent {
   if (!isRecord(body) || typeof body.id !== 'string' || !body.id || typeof body.event_type !== 'string') {
-    throw new WalletWebhookError('Webhook refused: the body is not an event');
+    throw new PaypalWebhookError('Webhook refused: the body is not an event');
   }
   const resource = isRecord(body.resource) ? body.resource : {};
   const kind = EVENT_KINDS[body.event_type] ?? 'ignored';
@@ -201,7 +201,7 @@ export function toWalletEvent(body: unknown): WalletEvent {
       ? str(resource.id)
       : (str(related.capture_id) ?? str(/\/captures\/([^/?]+)/.exec(upLink?.href ?? '')?.[1]));
   if (kind === 'dispute') {
-    const dispute = toWalletDispute(resource);
+    const dispute = toPaypalDispute(resource);
     if (!dispute)
       return {
         id: body.id,

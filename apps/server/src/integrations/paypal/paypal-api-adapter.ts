@@ -15,18 +15,18 @@ import {
   decimalToCents,
   headerValue,
   isRecord,
-  toWalletDispute,
-  toWalletEvent,
-  WalletCaptureError,
-  type WalletCaptureStatus,
-  type WalletOrder,
-  type WalletOrderStatus,
-  WalletProviderError,
-  type WalletProvider,
-  WalletWebhookError,
+  toPaypalDispute,
+  toPaypalEvent,
+  PaypalCaptureError,
+  type PaypalCaptureStatus,
+  type PaypalOrder,
+  type PaypalOrderStatus,
+  PaypalProviderError,
+  type PaypalProvider,
+  PaypalWebhookError,
 } from './port';
 
-export interface PaypalWalletOptions {
+export interface PaypalApiOptions {
   clientId: string;
   clientSecret: string;
   /** The webhook's id at PayPal (the verify-webhook-signature call names it). */
@@ -38,7 +38,7 @@ export interface PaypalWalletOptions {
   timeoutMs?: number;
 }
 
-export type PaypalWalletProvider = WalletProvider & { readonly name: 'paypal' };
+export type PaypalApiProvider = PaypalProvider & { readonly name: 'paypal' };
 
 const API_HOSTS = { sandbox: 'https://api-m.sandbox.paypal.com', live: 'https://api-m.paypal.com' } as const;
 
@@ -47,7 +47,7 @@ const API_HOSTS = { sandbox: 'https://api-m.sandbox.paypal.com', live: 'https://
  * every create and capture). The SDK has no webhook-verification call, so that one endpoint
  * (`/v1/notifications/verify-webhook-signature`) is called with `fetch` and an OAuth token of our own.
  */
-export function createPaypalWalletProvider(options: PaypalWalletOptions): PaypalWalletProvider {
+export function createPaypalApiProvider(options: PaypalApiOptions): PaypalApiProvider {
   const apiHost = options.apiBase ? options.apiBase.origin : API_HOSTS[options.environment];
   const timeoutMs = options.timeoutMs ?? 20_000;
   const client = new Client({
@@ -60,10 +60,10 @@ export function createPaypalWalletProvider(options: PaypalWalletOptions): Paypal
   const orders = new OrdersController(client);
   const payments = new PaymentsController(client);
 
-  async function read(ref: string): Promise<WalletOrder | null> {
+  async function read(ref: string): Promise<PaypalOrder | null> {
     try {
       const { result } = await orders.getOrder({ id: ref });
-      return toWalletOrder(result);
+      return toPaypalOrder(result);
     } catch (error) {
       if (error instanceof ApiError && error.statusCode === 404) return null;
       throw providerError('read the order', error);
@@ -83,7 +83,7 @@ export function createPaypalWalletProvider(options: PaypalWalletOptions): Paypal
     });
     const body: unknown = await response.json().catch(() => null);
     if (!response.ok || !isRecord(body) || typeof body.access_token !== 'string') {
-      throw new WalletProviderError(`PayPal did not issue a token (HTTP ${response.status})`);
+      throw new PaypalProviderError(`PayPal did not issue a token (HTTP ${response.status})`);
     }
     const seconds = typeof body.expires_in === 'number' ? body.expires_in : 300;
     token = { value: body.access_token, expiresAt: Date.now() + Math.max(0, seconds - 60) * 1000 };
@@ -122,7 +122,7 @@ export function createPaypalWalletProvider(options: PaypalWalletOptions): Paypal
             },
           },
         });
-        return toWalletOrder(result);
+        return toPaypalOrder(result);
       } catch (error) {
         throw providerError('create the order', error);
       }
@@ -137,7 +137,7 @@ export function createPaypalWalletProvider(options: PaypalWalletOptions): Paypal
         const issue = issueOf(error);
         if (issue !== 'ORDER_ALREADY_CAPTURED') {
           if (error instanceof ApiError && error.statusCode === 422 && issue) {
-            throw new WalletCaptureError(issue, describe(error) ?? issue);
+            throw new PaypalCaptureError(issue, describe(error) ?? issue);
           }
           throw providerError('capture the order', error);
         }
@@ -145,16 +145,16 @@ export function createPaypalWalletProvider(options: PaypalWalletOptions): Paypal
       }
       // The capture's own answer may be minimal: the order is re-read, as fulfilment trusts only a read.
       const order = await read(ref);
-      if (!order) throw new WalletProviderError(`PayPal lost order ${ref} after capturing it`);
+      if (!order) throw new PaypalProviderError(`PayPal lost order ${ref} after capturing it`);
       if (order.captureStatus === 'DECLINED' || order.captureStatus === 'FAILED') {
-        throw new WalletCaptureError('INSTRUMENT_DECLINED', 'The capture was declined.');
+        throw new PaypalCaptureError('INSTRUMENT_DECLINED', 'The capture was declined.');
       }
       return order;
     },
 
     async refundOrder(ref, requestId) {
       const order = await read(ref);
-      if (!order?.captureId) throw new WalletProviderError(`PayPal order ${ref} has no capture to refund`);
+      if (!order?.captureId) throw new PaypalProviderError(`PayPal order ${ref} has no capture to refund`);
       try {
         // An empty body refunds what remains of the capture; the request id makes a retry return the same refund.
         await payments.refundCapturedPayment({
@@ -167,7 +167,7 @@ export function createPaypalWalletProvider(options: PaypalWalletOptions): Paypal
         throw providerError('refund the capture', error);
       }
       const refunded = await read(ref);
-      if (!refunded) throw new WalletProviderError(`PayPal lost order ${ref} after refunding it`);
+      if (!refunded) throw new PaypalProviderError(`PayPal lost order ${ref} after refunding it`);
       return refunded;
     },
 
@@ -180,15 +180,15 @@ export function createPaypalWalletProvider(options: PaypalWalletOptions): Paypal
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (error) {
-        if (error instanceof WalletProviderError) throw error;
-        throw new WalletProviderError(`PayPal: could not read the dispute: ${safeMessage(error)}`);
+        if (error instanceof PaypalProviderError) throw error;
+        throw new PaypalProviderError(`PayPal: could not read the dispute: ${safeMessage(error)}`);
       }
       if (response.status === 401) token = null;
       if (response.status === 404) return null;
       const body: unknown = await response.json().catch(() => null);
-      if (!response.ok) throw new WalletProviderError(`PayPal: could not read the dispute (HTTP ${response.status})`);
-      const dispute = toWalletDispute(body);
-      if (!dispute) throw new WalletProviderError('PayPal answered a dispute without an id');
+      if (!response.ok) throw new PaypalProviderError(`PayPal: could not read the dispute (HTTP ${response.status})`);
+      const dispute = toPaypalDispute(body);
+      if (!dispute) throw new PaypalProviderError('PayPal answered a dispute without an id');
       return dispute;
     },
 
@@ -201,12 +201,12 @@ export function createPaypalWalletProvider(options: PaypalWalletOptions): Paypal
         'paypal-transmission-time',
       ] as const;
       const values = Object.fromEntries(required.map((name) => [name, headerValue(headers, name)]));
-      if (required.some((name) => !values[name])) throw new WalletWebhookError('Missing PayPal transmission headers');
+      if (required.some((name) => !values[name])) throw new PaypalWebhookError('Missing PayPal transmission headers');
       let event: unknown;
       try {
         event = JSON.parse(rawBody.toString('utf8'));
       } catch {
-        throw new WalletWebhookError('Webhook refused: the body is not JSON');
+        throw new PaypalWebhookError('Webhook refused: the body is not JSON');
       }
       // The event goes back to PayPal byte for byte (re-serialising it could change what was signed).
       const payload = `{"auth_algo":${JSON.stringify(values['paypal-auth-algo'])},"cert_url":${JSON.stringify(values['paypal-cert-url'])},"transmission_id":${JSON.stringify(values['paypal-transmission-id'])},"transmission_sig":${JSON.stringify(values['paypal-transmission-sig'])},"transmission_time":${JSON.stringify(values['paypal-transmission-time'])},"webhook_id":${JSON.stringify(options.webhookId)},"webhook_event":${rawBody.toString('utf8')}}`;
@@ -220,33 +220,33 @@ export function createPaypalWalletProvider(options: PaypalWalletOptions): Paypal
         });
         if (response.status === 401) token = null;
         const body: unknown = await response.json().catch(() => null);
-        if (!response.ok) throw new WalletProviderError(`verify-webhook-signature answered HTTP ${response.status}`);
+        if (!response.ok) throw new PaypalProviderError(`verify-webhook-signature answered HTTP ${response.status}`);
         status = isRecord(body) ? body.verification_status : undefined;
       } catch (error) {
-        if (error instanceof WalletProviderError) throw error;
-        throw new WalletProviderError(`PayPal did not verify the webhook: ${safeMessage(error)}`);
+        if (error instanceof PaypalProviderError) throw error;
+        throw new PaypalProviderError(`PayPal did not verify the webhook: ${safeMessage(error)}`);
       }
-      if (status !== 'SUCCESS') throw new WalletWebhookError('Webhook refused: PayPal did not verify its signature');
-      return toWalletEvent(event);
+      if (status !== 'SUCCESS') throw new PaypalWebhookError('Webhook refused: PayPal did not verify its signature');
+      return toPaypalEvent(event);
     },
   };
 }
 
 /** An Orders v2 order in Keyport's terms. */
-export function toWalletOrder(order: Order): WalletOrder {
-  if (!order.id || !order.status) throw new WalletProviderError('PayPal answered an order without id or status');
+export function toPaypalOrder(order: Order): PaypalOrder {
+  if (!order.id || !order.status) throw new PaypalProviderError('PayPal answered an order without id or status');
   const unit = order.purchaseUnits?.[0];
   const capture = unit?.payments?.captures?.[0];
   const refunds = unit?.payments?.refunds ?? [];
   const approve = order.links?.find((link) => link.rel === 'payer-action' || link.rel === 'approve');
   return {
     ref: order.id,
-    status: order.status as WalletOrderStatus,
+    status: order.status as PaypalOrderStatus,
     amountCents: decimalToCents(unit?.amount?.value),
     currency: unit?.amount?.currencyCode ?? '',
     customId: unit?.customId ?? capture?.customId ?? null,
     captureId: capture?.id ?? null,
-    captureStatus: (capture?.status as WalletCaptureStatus | undefined) ?? null,
+    captureStatus: (capture?.status as PaypalCaptureStatus | undefined) ?? null,
     capturedCents: capture ? decimalToCents(capture.amount?.value) : 0,
     refundedCents: refunds
       .filter((refund) => refund.status === 'COMPLETED')
@@ -281,10 +281,10 @@ function parsedBody(error: ApiError): unknown {
   }
 }
 
-function providerError(action: string, error: unknown): WalletProviderError {
+function providerError(action: string, error: unknown): PaypalProviderError {
   const status =
     error instanceof ApiError ? ` (HTTP ${error.statusCode}${issueOf(error) ? `, ${issueOf(error)}` : ''})` : '';
-  return new WalletProviderError(`PayPal: could not ${action}${status}: ${safeMessage(error)}`);
+  return new PaypalProviderError(`PayPal: could not ${action}${status}: ${safeMessage(error)}`);
 }
 
 /** An error's message for logs: payment secrets and PayPal access tokens (`A21AA…`) removed. */

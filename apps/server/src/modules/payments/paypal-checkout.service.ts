@@ -7,14 +7,14 @@ import { AppError, badRequest, notFound } from '../../http/errors';
 import type { RateLimiter } from '../../http/rate-limit';
 import type { ProviderPayment } from '../../integrations/payments/port';
 import {
-  WalletCaptureError,
-  type WalletEvent,
-  type WalletOrder,
-  WalletProviderError,
-  type WalletProvider,
-  WalletWebhookError,
+  PaypalCaptureError,
+  type PaypalEvent,
+  type PaypalOrder,
+  PaypalProviderError,
+  type PaypalProvider,
+  PaypalWebhookError,
   type WebhookHeaders,
-} from '../../integrations/wallet/port';
+} from '../../integrations/paypal/port';
 import type { Buyer } from '../credits/credit-packs.service';
 import { ORDER_MESSAGES, orderClosed } from './order-messages';
 import { CaptureRefused, type CaptureAttempt } from './capture-flow';
@@ -43,9 +43,9 @@ export const COUNTRY_MISMATCH = 'Choose your country';
 export const WALLET_RETURN_PATH = '/customer/my-keys?paypalReturn=true';
 export const WALLET_CANCEL_PATH = '/customer/my-keys?paypalCancel=true';
 
-export interface WalletServiceDeps {
+export interface PaypalCheckoutServiceDeps {
   db: Db;
-  wallet: WalletProvider;
+  wallet: PaypalProvider;
   /** The card path's quote, order and fulfilment (payments.service): PayPal is a second way into it. */
   core: PaymentCore;
   /** Shared with card payment starts (each may create an order at a provider). */
@@ -55,14 +55,14 @@ export interface WalletServiceDeps {
   log: FastifyBaseLogger;
 }
 
-export interface CreatedWalletOrder {
+export interface CreatedPaypalOrder {
   order: repo.OrderRow;
-  walletOrder: WalletOrder;
+  paypalOrder: PaypalOrder;
   approveUrl: string;
 }
 
 /** §7 POST /stripe/paypal/create-order, parsed: the spec's flat fields. */
-export interface CreateWalletOrderBody {
+export interface CreatePaypalOrderBody {
   price_id: string;
   theme_type: Tier;
   key: string;
@@ -84,18 +84,18 @@ export interface CreateWalletOrderBody {
 
 /**
  * PayPal (Orders v2) as a second way into the card path: the same quote (ownership, path, price, VAT, billing), the
- * same `upgrade_orders` row (provider 'paypal' or 'paypal_sandbox', provider_payment_id = PayPal's order id), the same
+ * same `orders` row (provider 'paypal' or 'paypal_sandbox', provider_payment_id = PayPal's order id), the same
  * `settle`/`refund` in one short transaction. Every network call to the wallet runs outside any transaction.
  */
-export function createWalletService(deps: WalletServiceDeps) {
+export function createPaypalCheckoutService(deps: PaypalCheckoutServiceDeps) {
   const { db, wallet, core, log } = deps;
 
   /** Calls the wallet; an outage becomes a 502 with the given text (nothing was written). */
-  async function atWallet<T>(call: () => Promise<T>, message: string): Promise<T> {
+  async function atPaypal<T>(call: () => Promise<T>, message: string): Promise<T> {
     try {
       return await call();
     } catch (error) {
-      if (error instanceof WalletProviderError) {
+      if (error instanceof PaypalProviderError) {
         log.warn({ err: error }, 'wallet call failed');
         throw new AppError(502, message, 'provider_unavailable');
       }
@@ -104,12 +104,12 @@ export function createWalletService(deps: WalletServiceDeps) {
   }
 
   /** Applies the order as re-read from the wallet: the card path's `process` (settle or refund, deduplicated). */
-  function apply(kind: 'payment_succeeded' | 'refunded', order: WalletOrder, event?: { id: string; type: string }) {
+  function apply(kind: 'payment_succeeded' | 'refunded', order: PaypalOrder, event?: { id: string; type: string }) {
     return core.process(kind, asPayment(order), event, wallet.name);
   }
 
   /** A quote, its missing price id in the wallet's §8 words ('No price configured'). */
-  async function walletQuote(quoteOf: () => Promise<Quote>): Promise<Quote> {
+  async function paypalQuote(quoteOf: () => Promise<Quote>): Promise<Quote> {
     try {
       return await quoteOf();
     } catch (error) {
@@ -123,13 +123,13 @@ export function createWalletService(deps: WalletServiceDeps) {
    * The pending order for `wanted` (reused for the same quote, superseded for another) and its PayPal order, created
    * once per order (`PayPal-Request-Id` derived from our order id) with the order's total.
    */
-  async function openWalletOrder(wanted: repo.NewOrder): Promise<CreatedWalletOrder> {
+  async function openPaypalOrder(wanted: repo.NewOrder): Promise<CreatedPaypalOrder> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const order = await core.openOrder(wanted);
       if (!order) continue; // another request inserted its order first: use that one
-      const walletOrder = order.providerPaymentId
-        ? await atWallet(() => wallet.getOrder(order.providerPaymentId!), WALLET_MESSAGES.createFailed)
-        : await atWallet(
+      const paypalOrder = order.providerPaymentId
+        ? await atPaypal(() => wallet.getOrder(order.providerPaymentId!), WALLET_MESSAGES.createFailed)
+        : await atPaypal(
             () =>
               wallet.createOrder({
                 amountCents: order.totalAmountCents,
@@ -143,31 +143,31 @@ export function createWalletService(deps: WalletServiceDeps) {
               }),
             WALLET_MESSAGES.createFailed,
           );
-      if (!walletOrder || walletOrder.status === 'VOIDED') {
+      if (!paypalOrder || paypalOrder.status === 'VOIDED') {
         // PayPal no longer has it (expired or voided): this order cannot be paid any more.
         await repo.supersedeOrder(db, order.id);
         continue;
       }
       // Concurrent requests for one order get the same PayPal order (same request id): the first attach wins.
-      if (!order.providerPaymentId) await repo.attachPayment(db, order.id, wallet.name, walletOrder.ref);
-      if (walletOrder.status === 'COMPLETED') {
+      if (!order.providerPaymentId) await repo.attachPayment(db, order.id, wallet.name, paypalOrder.ref);
+      if (paypalOrder.status === 'COMPLETED') {
         // Captured already (its webhook may still be on the way): settle it rather than take a second payment.
-        await apply('payment_succeeded', walletOrder);
+        await apply('payment_succeeded', paypalOrder);
         throw alreadyPaid(wanted);
       }
       const current = (await repo.findOrder(db, order.id)) ?? order;
       return {
         order: current,
-        walletOrder,
+        paypalOrder,
         // Approved already (the person came back another way): straight to the return, which captures.
-        approveUrl: walletOrder.approveUrl ?? `${WALLET_RETURN_PATH}&token=${encodeURIComponent(walletOrder.ref)}`,
+        approveUrl: paypalOrder.approveUrl ?? `${WALLET_RETURN_PATH}&token=${encodeURIComponent(paypalOrder.ref)}`,
       };
     }
     throw paymentInProgress(wanted);
   }
 
   /** The capture side of PayPal for the card path's claim-and-capture flow. */
-  function walletAttempt(orderRef: string): CaptureAttempt {
+  function paypalAttempt(orderRef: string): CaptureAttempt {
     return {
       providerName: wallet.name,
       // One request id per claim: concurrent retries within it share PayPal's one answer; a later claim (the payer
@@ -178,7 +178,7 @@ export function createWalletService(deps: WalletServiceDeps) {
             await wallet.captureOrder(orderRef, `keyport-capture-${claimed.id}-${claimed.updatedAt.getTime()}`),
           );
         } catch (error) {
-          if (error instanceof WalletCaptureError) {
+          if (error instanceof PaypalCaptureError) {
             const answer = error.declined
               ? captureFailed(402, 'capture_declined')
               : captureFailed(409, 'order_not_approved');
@@ -201,12 +201,12 @@ export function createWalletService(deps: WalletServiceDeps) {
    * A dispute event: the dispute re-read from PayPal, its capture matched to our order (the transaction's `custom` is
    * our order id; the order re-read from PayPal must hold that capture), then applied like a card dispute.
    */
-  async function handleDispute(event: WalletEvent): Promise<{ duplicate: boolean }> {
-    const dispute = await atWallet(() => wallet.getDispute(event.disputeRef!), 'The payment provider did not answer.');
+  async function handleDispute(event: PaypalEvent): Promise<{ duplicate: boolean }> {
+    const dispute = await atPaypal(() => wallet.getDispute(event.disputeRef!), 'The payment provider did not answer.');
     const orderId = dispute?.customId && /^\d{1,10}$/.test(dispute.customId) ? Number(dispute.customId) : null;
     const ours = orderId === null ? null : await repo.findOrder(db, orderId);
     const ref = ours?.provider === wallet.name ? ours.providerPaymentId : null;
-    const current = ref ? await atWallet(() => wallet.getOrder(ref), 'The payment provider did not answer.') : null;
+    const current = ref ? await atPaypal(() => wallet.getOrder(ref), 'The payment provider did not answer.') : null;
     if (!dispute || !ref || !current || !dispute.captureId || current.captureId !== dispute.captureId) {
       log.warn({ eventId: event.id, disputeRef: event.disputeRef }, 'wallet dispute without a matching order');
       return { duplicate: false };
@@ -226,20 +226,20 @@ export function createWalletService(deps: WalletServiceDeps) {
       clientId: wallet.clientId,
     }),
 
-    /** §7 create-order: the pending upgrade order of the key and its PayPal order (`openWalletOrder`). */
-    async createOrder(userId: number, body: CreateWalletOrderBody): Promise<CreatedWalletOrder> {
+    /** §7 create-order: the pending upgrade order of the key and its PayPal order (`openPaypalOrder`). */
+    async createOrder(userId: number, body: CreatePaypalOrderBody): Promise<CreatedPaypalOrder> {
       await deps.startLimit.hit(`payment-start:${userId}`);
       if (body.billing_address.country !== body.country_code) throw badRequest(COUNTRY_MISMATCH, 'country_mismatch');
       const payer = { id: userId, email: body.customer_email, name: body.customer_name };
-      const quote = await walletQuote(() => core.quoteFor(payer, toStartInput(body)));
-      return openWalletOrder(core.orderValues(userId, quote, wallet.name));
+      const quote = await paypalQuote(() => core.quoteFor(payer, toStartInput(body)));
+      return openPaypalOrder(core.orderValues(userId, quote, wallet.name));
     },
 
     /** POST /credits/checkout/paypal/create-order: the same, for a credit pack (team members only). */
-    async createPackOrder(buyer: Buyer, input: StartPackPaymentInput): Promise<CreatedWalletOrder> {
+    async createPackOrder(buyer: Buyer, input: StartPackPaymentInput): Promise<CreatedPaypalOrder> {
       await deps.startLimit.hit(`payment-start:${buyer.id}`);
-      const quote = await walletQuote(() => core.quotePackFor(buyer, input));
-      return openWalletOrder(core.orderValues(buyer.id, quote, wallet.name));
+      const quote = await paypalQuote(() => core.quotePackFor(buyer, input));
+      return openPaypalOrder(core.orderValues(buyer.id, quote, wallet.name));
     },
 
     /**
@@ -262,13 +262,13 @@ export function createWalletService(deps: WalletServiceDeps) {
       if (order.status === 'capturing') return answer(await core.awaitCapture(order.id));
       // Settled before (another capture, the webhook): the same answer again, nothing changes.
       if (order.status !== 'pending') return answer({ order, key: null });
-      const before = await atWallet(() => wallet.getOrder(orderRef), WALLET_MESSAGES.captureFailed);
+      const before = await atPaypal(() => wallet.getOrder(orderRef), WALLET_MESSAGES.captureFailed);
       if (!before) throw notFound(WALLET_ORDER_NOT_FOUND, 'order_not_found');
       const mismatch = differences(before, order);
       if (mismatch) {
         // No money moves for an order that is not ours as we priced it.
         const flagged = await repo.flagOrder(db, order.id, 'review', mismatch, ['pending', 'superseded']);
-        if (flagged) log.error({ orderId: order.id, walletOrder: orderRef }, 'wallet order does not match its order');
+        if (flagged) log.error({ orderId: order.id, paypalOrder: orderRef }, 'wallet order does not match its order');
         throw captureFailed(409, 'amount_mismatch');
       }
       if (before.status === 'COMPLETED') {
@@ -277,11 +277,11 @@ export function createWalletService(deps: WalletServiceDeps) {
         return answer({ order: (await repo.findOrder(db, order.id)) ?? order, key: null });
       }
       if (before.status === 'VOIDED') {
-        const voided = await repo.voidOrder(db, order.id, ORDER_MESSAGES.walletCancelled, ['pending']);
+        const voided = await repo.voidOrder(db, order.id, ORDER_MESSAGES.paypalCancelled, ['pending']);
         throw orderClosed(voided ?? order);
       }
       if (before.status !== 'APPROVED') throw captureFailed(409, 'order_not_approved');
-      const settled = await core.claimAndCapture(order, walletAttempt(orderRef));
+      const settled = await core.claimAndCapture(order, paypalAttempt(orderRef));
       if (settled.order.status === 'review') throw captureFailed(409, 'amount_mismatch');
       return answer(settled);
     },
@@ -294,13 +294,13 @@ export function createWalletService(deps: WalletServiceDeps) {
     async cancelOrder(userId: number, orderRef: string): Promise<repo.OrderRow> {
       const order = await repo.findOrderByPayment(db, wallet.name, orderRef);
       if (!order || order.userId !== userId) throw notFound(WALLET_ORDER_NOT_FOUND, 'order_not_found');
-      return (await repo.voidOrder(db, order.id, ORDER_MESSAGES.walletCancelled, ['pending'])) ?? order;
+      return (await repo.voidOrder(db, order.id, ORDER_MESSAGES.paypalCancelled, ['pending'])) ?? order;
     },
 
     /** The sweeper resumes a PayPal capture whose process died after its claim (the key is still held). */
     async resumeCapture(order: repo.OrderRow): Promise<void> {
       if (!order.providerPaymentId || order.provider !== wallet.name) return;
-      await core.captureClaimed(order, walletAttempt(order.providerPaymentId));
+      await core.captureClaimed(order, paypalAttempt(order.providerPaymentId));
     },
 
     /**
@@ -312,8 +312,8 @@ export function createWalletService(deps: WalletServiceDeps) {
       try {
         event = await wallet.verifyWebhook(headers, rawBody);
       } catch (error) {
-        if (error instanceof WalletWebhookError) throw badRequest(INVALID_SIGNATURE, 'invalid_signature');
-        if (error instanceof WalletProviderError) {
+        if (error instanceof PaypalWebhookError) throw badRequest(INVALID_SIGNATURE, 'invalid_signature');
+        if (error instanceof PaypalProviderError) {
           log.warn({ err: error }, 'could not verify a wallet webhook');
           throw new AppError(502, 'The payment provider did not answer. Please try again.', 'provider_unavailable');
         }
@@ -331,7 +331,7 @@ export function createWalletService(deps: WalletServiceDeps) {
         log.warn({ eventId: event.id, type: event.type }, 'wallet webhook without an order');
         return { duplicate: false };
       }
-      const current = await atWallet(() => wallet.getOrder(orderRef), 'The payment provider did not answer.');
+      const current = await atPaypal(() => wallet.getOrder(orderRef), 'The payment provider did not answer.');
       if (!current) {
         log.warn({ eventId: event.id, orderRef }, 'wallet webhook for an order the wallet does not know');
         return { duplicate: false };
@@ -342,29 +342,29 @@ export function createWalletService(deps: WalletServiceDeps) {
     },
   };
 }
-export type WalletService = ReturnType<typeof createWalletService>;
+export type PaypalCheckoutService = ReturnType<typeof createPaypalCheckoutService>;
 
 function captureFailed(status: ConstructorParameters<typeof AppError>[0], code: string): AppError {
   return new AppError(status, WALLET_MESSAGES.captureFailed, code);
 }
 
 /** Why the wallet's order is not the one we priced, or null when amount, currency and our order id all match. */
-function differences(walletOrder: WalletOrder, order: repo.OrderRow): string | null {
+function differences(paypalOrder: PaypalOrder, order: repo.OrderRow): string | null {
   if (
-    walletOrder.amountCents === order.totalAmountCents &&
-    walletOrder.currency.toLowerCase() === order.currency &&
-    walletOrder.customId === String(order.id)
+    paypalOrder.amountCents === order.totalAmountCents &&
+    paypalOrder.currency.toLowerCase() === order.currency &&
+    paypalOrder.customId === String(order.id)
   ) {
     return null;
   }
-  return `The PayPal order (${walletOrder.amountCents} ${walletOrder.currency}, order ${walletOrder.customId ?? '?'}) does not match order ${order.id} (${order.totalAmountCents} ${order.currency}).`;
+  return `The PayPal order (${paypalOrder.amountCents} ${paypalOrder.currency}, order ${paypalOrder.customId ?? '?'}) does not match order ${order.id} (${order.totalAmountCents} ${order.currency}).`;
 }
 
 /**
  * A wallet order in the card path's terms: a completed capture is a succeeded payment of the captured amount, with
  * our order id as its metadata (settle compares both with the order).
  */
-function asPayment(order: WalletOrder): ProviderPayment {
+function asPayment(order: PaypalOrder): ProviderPayment {
   const captured =
     order.status === 'COMPLETED' &&
     (order.captureStatus === 'COMPLETED' ||
@@ -390,7 +390,7 @@ function asPayment(order: WalletOrder): ProviderPayment {
 }
 
 /** The spec's flat body as the card path's billing input. */
-function toStartInput(body: CreateWalletOrderBody): StartPaymentInput {
+function toStartInput(body: CreatePaypalOrderBody): StartPaymentInput {
   const company = body.company_name?.trim() ? body.company_name.trim() : null;
   const billing: BillingInput = {
     name: body.customer_name,
