@@ -1,14 +1,13 @@
-import { useId, useState } from 'react';
-import type { BillingErrors, BillingField, BillingForm } from '@keyport/shared/domain/billing';
+import { useId } from 'react';
+import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
+import { validateBilling, type BillingField, type BillingForm } from '@keyport/shared/domain/billing';
 import { Field } from '../../../components/ui/field';
 import { CountrySelect } from './country-select';
 import type { VatCheckResult } from './use-vat-verification';
 import { VatIdField } from './vat-id-field';
 
 interface BillingFormFieldsProps {
-  form: BillingForm;
-  onChange: (form: BillingForm) => void;
-  errors: BillingErrors;
+  form: UseFormReturn<BillingForm>;
   vatCheck: VatCheckResult;
   onVerifyVat: () => void;
   disabled?: boolean;
@@ -31,22 +30,21 @@ const FIELDS: { name: TextField; label: string; autoComplete: string; type?: str
  * business box that asks for the company name (required) and an optional VAT ID. A field's error shows once the
  * person has left it.
  */
-export function BillingFormFields({ form, onChange, errors, vatCheck, onVerifyVat, disabled }: BillingFormFieldsProps) {
+export function BillingFormFields({ form, vatCheck, onVerifyVat, disabled }: BillingFormFieldsProps) {
   const id = useId();
-  const [left, setLeft] = useState<Partial<Record<BillingField, true>>>({});
-  const errorOf = (field: BillingField) => (left[field] ? (errors[field] ?? null) : null);
-  const set = (patch: Partial<BillingForm>) => onChange({ ...form, ...patch });
+  const values = useWatch({ control: form.control }) as BillingForm;
+  // react-hook-form validates a field once it was left (mode onTouched), then as it changes.
+  const { errors } = form.formState;
+  const errorOf = (field: BillingField) => errors[field]?.message ?? null;
   const field = (spec: (typeof FIELDS)[number]) => (
     <div key={spec.name} className={spec.half ? 'sm:col-span-1' : 'sm:col-span-2'}>
       <Field
         label={spec.label}
         type={spec.type ?? 'text'}
         autoComplete={spec.autoComplete}
-        value={form[spec.name]}
         disabled={disabled}
         error={errorOf(spec.name)}
-        onChange={(event) => set({ [spec.name]: event.target.value })}
-        onBlur={() => setLeft((current) => ({ ...current, [spec.name]: true }))}
+        {...form.register(spec.name)}
       />
     </div>
   );
@@ -57,11 +55,17 @@ export function BillingFormFields({ form, onChange, errors, vatCheck, onVerifyVa
       <div className="grid gap-3 sm:grid-cols-2">
         {FIELDS.map(field)}
         <div className="sm:col-span-1">
-          <CountrySelect
-            value={form.country}
-            onChange={(country) => set({ country })}
-            error={errors.country ?? null}
-            disabled={disabled}
+          <Controller
+            control={form.control}
+            name="country"
+            render={({ field: country }) => (
+              <CountrySelect
+                value={country.value}
+                onChange={country.onChange}
+                error={validateBilling(values).country ?? null}
+                disabled={disabled}
+              />
+            )}
           />
         </div>
       </div>
@@ -69,33 +73,36 @@ export function BillingFormFields({ form, onChange, errors, vatCheck, onVerifyVa
         <input
           id={`${id}-business`}
           type="checkbox"
-          checked={form.is_business}
           disabled={disabled}
-          onChange={(event) => set({ is_business: event.target.checked })}
+          {...form.register('is_business')}
           className="size-4 rounded border-slate-300 accent-brand-600"
         />
         <label htmlFor={`${id}-business`} className="text-sm text-slate-800">
           I'm purchasing as a business
         </label>
       </div>
-      {form.is_business ? (
+      {values.is_business ? (
         <div className="grid gap-3 rounded-xl border border-slate-200 bg-slate-50/60 p-3">
           <Field
             label="Company name"
             autoComplete="organization"
-            value={form.company_name}
             disabled={disabled}
-            error={left.company_name ? (errors.company_name ?? null) : null}
-            onChange={(event) => set({ company_name: event.target.value })}
-            onBlur={() => setLeft((current) => ({ ...current, company_name: true }))}
+            error={errorOf('company_name')}
+            {...form.register('company_name')}
           />
-          <VatIdField
-            value={form.vat_id}
-            country={form.country}
-            onChange={(vat_id) => set({ vat_id })}
-            check={vatCheck}
-            onVerify={onVerifyVat}
-            disabled={disabled}
+          <Controller
+            control={form.control}
+            name="vat_id"
+            render={({ field: vatId }) => (
+              <VatIdField
+                value={vatId.value}
+                country={values.country}
+                onChange={vatId.onChange}
+                check={vatCheck}
+                onVerify={onVerifyVat}
+                disabled={disabled}
+              />
+            )}
           />
         </div>
       ) : null}

@@ -1,6 +1,7 @@
 import { Loader2, Lock } from 'lucide-react';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { billingComplete, type BillingErrors, type BillingForm } from '@keyport/shared/domain/billing';
+import type { UseFormReturn } from 'react-hook-form';
+import { billingComplete, type BillingForm } from '@keyport/shared/domain/billing';
 import { CARD_PAYMENT_MESSAGES } from '@keyport/shared/domain/card-payment';
 import { formatUsd } from '@keyport/shared/domain/money';
 import { Alert } from '../../../components/ui/alert';
@@ -35,9 +36,9 @@ interface PaymentColumnProps {
   useToken?: boolean;
   /** The empty state while nothing is selected ('Select an Upgrade' unless told otherwise). */
   selectState?: 'select' | 'selectPack';
+  /** The billing form's values as they are now, and the form (react-hook-form) its fields register with. */
   billing: BillingForm;
-  onBillingChange: (form: BillingForm) => void;
-  billingErrors: BillingErrors;
+  billingForm: UseFormReturn<BillingForm>;
   vatCheck: VatCheckResult;
   onVerifyVat: () => void;
   card: CardFieldChange;
@@ -86,9 +87,7 @@ export function PaymentColumn(props: PaymentColumnProps) {
         }}
       >
         <BillingFormFields
-          form={billing}
-          onChange={props.onBillingChange}
-          errors={props.billingErrors}
+          form={props.billingForm}
           vatCheck={props.vatCheck}
           onVerifyVat={props.onVerifyVat}
           disabled={processing}

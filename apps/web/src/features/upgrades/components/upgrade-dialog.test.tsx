@@ -235,6 +235,23 @@ describe('Billing form (§5)', () => {
     expect(pay).toBeEnabled();
   });
 
+  it('shows a billing field’s error once it is left, not while typing, and takes it away as it is corrected', async () => {
+    api();
+    const { user } = renderDialog();
+    await user.click(await screen.findByRole('radio', { name: /Upgrade to REGULAR/ }));
+    const email = await screen.findByLabelText('Email');
+    await user.type(email, 'erika@');
+    expect(screen.queryByText('Enter a valid email address')).toBeNull();
+    expect(screen.queryByText('Enter your name')).toBeNull(); // never visited
+    await user.tab();
+    expect(screen.getByText('Enter a valid email address')).toBeInTheDocument();
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText('Enter your name')).toBeNull();
+    await user.type(email, 'example.com');
+    expect(screen.queryByText('Enter a valid email address')).toBeNull();
+    expect(email).not.toHaveAttribute('aria-invalid');
+  });
+
   it('shows an incomplete card’s error under the card box once it is left', async () => {
     api();
     const { user } = renderDialog();
