@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HomepageUpdate } from '@keyport/shared/contracts/homepage';
-import { users } from '../src/db/schema';
+import { orders, users } from '../src/db/schema';
 import { seedDemoData } from '../src/db/seed';
 import { auth, createTestApp, type TestApp } from './helpers/test-app';
 
@@ -129,8 +129,11 @@ describe('PUT /staff/homepage-settings', () => {
 
   it('is not overwritten when the demo data is seeded again', async () => {
     await saveFeed(staff, { updates: [update('Kept')], publish: true });
-    // Without the demo customer the seed runs again; the feed staff edited stays as it is.
-    await t.db.delete(users).where(eq(users.email, 'demo@example.com'));
+    // Without the demo customer the seed runs again; the feed staff edited stays as it is. (Orders keep their buyer:
+    // the demo customer's legacy orders go first.)
+    const [demo] = await t.db.select({ id: users.id }).from(users).where(eq(users.email, 'demo@example.com'));
+    await t.db.delete(orders).where(and(eq(orders.userId, demo!.id), eq(orders.kind, 'legacy')));
+    await t.db.delete(users).where(eq(users.id, demo!.id));
     expect(await seedDemoData(t.app.services, t.app.log)).toBe(true);
     expect((await getFeed(staff)).json()).toEqual({ updates: [update('Kept')] });
     expect((await getFeed(staff, '?preview=true')).json()).toEqual({ updates: [update('Kept')] });
