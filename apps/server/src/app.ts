@@ -23,6 +23,7 @@ import { registerCors } from './http/cors';
 import { registerSecurityHeaders } from './http/security-headers';
 import { MULTIPART_BODY, registerRoute } from './http/route';
 import { redirectRootTo, registerStaticAssets, sendIndexHtml, serveAppForPageNavigations } from './http/static-assets';
+import { serveDashboardWithFirstData } from './http/first-data';
 import { authRoutes } from './modules/auth/auth.routes';
 import { homepageRoutes } from './modules/homepage/homepage.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
@@ -229,6 +230,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   if (webDist) {
     await registerStaticAssets(app, webDist);
     redirectRootTo(app, KEYS_DASHBOARD_PATH);
+    serveDashboardWithFirstData(app, webDist, KEYS_DASHBOARD_PATH);
     serveAppForPageNavigations(app, STAFF_CONSOLE_PATHS);
   }
 
