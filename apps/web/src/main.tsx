@@ -1,8 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { mirrorSessionCookie } from './lib/session-token';
 import './index.css';
 
+mirrorSessionCookie();
 const root = document.getElementById('root');
 if (!root) throw new Error('The #root element is missing from index.html');
 createRoot(root).render(
