@@ -13,6 +13,7 @@ import { getPublicConfig } from '@keyport/shared/contracts/public-config';
 import * as systemContracts from '@keyport/shared/contracts/system';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import { AccessLogController } from './http/access-log';
 import { registerJsonCompression } from './http/compression';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './http/database-unavailable';
 import { AppError } from './http/errors';
@@ -76,6 +77,8 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
         err: serializeError,
       },
     },
+    // One access-log line per request, written when it is over (http/access-log.ts).
+    logController: new AccessLogController(),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
