@@ -72,7 +72,10 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
       },
       serializers: {
         // The query string can hold a reset token: log the path only.
-        req: (req) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+        req: (req) => {
+          const query = req.url.indexOf('?');
+          return { method: req.method, url: query === -1 ? req.url : req.url.slice(0, query), remoteAddress: req.ip };
+        },
         // SQL parameters and the values PostgreSQL echoes never reach the logs.
         err: serializeError,
       },
