@@ -11,7 +11,8 @@ import autocannon from 'autocannon';
 import { load, printRow, SANDBOX_PRODUCTION_ENV, startServer } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-const portalScript = path.join(root, 'apps/server/dist/server.js');
+// BENCH_PORTAL_SCRIPT: another build of the server to compare (e.g. an older commit's apps/server/dist/server.js).
+const portalScript = process.env.BENCH_PORTAL_SCRIPT ?? path.join(root, 'apps/server/dist/server.js');
 const floorScript = path.join(import.meta.dirname, 'validate-floor-server.mjs');
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const duration = Number(process.env.BENCH_DURATION ?? 5);
