@@ -3,7 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIRST_DATA_COOKIE, FIRST_DATA_ELEMENT_ID, jsonForScriptElement, readFirstDataCookie } from '../src/http/first-data';
+import {
+  FIRST_DATA_COOKIE,
+  FIRST_DATA_ELEMENT_ID,
+  jsonForScriptElement,
+  readFirstDataCookie,
+} from '../src/http/first-data';
 import { createTestApp, signUp, auth, type TestApp } from './helpers/test-app';
 import { ownedKey } from './helpers/keys';
 
@@ -28,9 +33,7 @@ const dashboard = (headers: Record<string, string> = {}) =>
 
 /** The JSON the page carries, read back as the browser does (the element's text through JSON.parse). */
 function inlined(html: string): Record<string, unknown> | null {
-  const match = new RegExp(`<script type="application/json" id="${FIRST_DATA_ELEMENT_ID}">([^<]*)</script>`).exec(
-    html,
-  );
+  const match = new RegExp(`<script type="application/json" id="${FIRST_DATA_ELEMENT_ID}">([^<]*)</script>`).exec(html);
   return match ? (JSON.parse(match[1]!) as Record<string, unknown>) : null;
 }
 

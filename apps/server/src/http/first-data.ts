@@ -44,7 +44,10 @@ export function readFirstDataCookie(header: string | undefined): string | null {
  * escapes, and the two line separators JavaScript once refused. JSON.parse reads it back unchanged.
  */
 export function jsonForScriptElement(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** The app's shell with the data inserted before `</head>` (ahead of the module script, which is deferred anyway). */
@@ -64,7 +67,10 @@ export function serveDashboardWithFirstData(app: FastifyInstance, webDist: strin
     const data = await firstDataFor(app, request);
     if (!data) return sendIndexHtml(reply);
     const html = Buffer.from(htmlWithFirstData(shell, data));
-    reply.header('cache-control', 'no-store').header('vary', 'accept-encoding, cookie').type('text/html; charset=utf-8');
+    reply
+      .header('cache-control', 'no-store')
+      .header('vary', 'accept-encoding, cookie')
+      .type('text/html; charset=utf-8');
     return sendCompressed(request, reply, html);
   });
 }

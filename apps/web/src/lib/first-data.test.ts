@@ -6,7 +6,18 @@ import { clearSessionToken, mirrorSessionCookie, SESSION_COOKIE, setSessionToken
 import { STORAGE_KEYS } from './storage-keys';
 
 const ME = { id: 7, email: 'demo@example.com', name: '</script> Demo', role: null };
-const KEYS = [{ id: 1, api_key: 'KEY-1', pro: true, lite: false, linked_app_store: null, main_url: null, myshopify: null, secondary_url: null }];
+const KEYS = [
+  {
+    id: 1,
+    api_key: 'KEY-1',
+    pro: true,
+    lite: false,
+    linked_app_store: null,
+    main_url: null,
+    myshopify: null,
+    secondary_url: null,
+  },
+];
 const HOMEPAGE = { updates: [] };
 
 function inline(data: unknown): void {
