@@ -86,6 +86,20 @@ describe('the dashboard page with its first data', () => {
     }
   });
 
+  it('is the plain shell when the data cannot be had (the session look-up fails)', async () => {
+    const { token } = await signUp(t, 'first-data-down@example.com');
+    const auth = t.app.services.auth;
+    const resolveSession = auth.resolveSession;
+    auth.resolveSession = () => Promise.reject(new Error('database unavailable'));
+    try {
+      const response = await dashboard({ cookie: `${FIRST_DATA_COOKIE}=${token}` });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe(INDEX_HTML);
+    } finally {
+      auth.resolveSession = resolveSession;
+    }
+  });
+
   it("cannot be broken out of: a name holding '</script>' stays inside the JSON", async () => {
     const { token } = await signUp(t, 'first-data-xss@example.com');
     const name = '</script><script>alert(1)</script><!--';

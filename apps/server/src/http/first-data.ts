@@ -64,7 +64,14 @@ export function htmlWithFirstData(shell: string, data: FirstData): string {
 export function serveDashboardWithFirstData(app: FastifyInstance, webDist: string, pathname: string): void {
   const shell = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
   app.get(pathname, { schema: { hide: true } }, async (request, reply) => {
-    const data = await firstDataFor(app, request);
+    let data: FirstData | null = null;
+    try {
+      data = await firstDataFor(app, request);
+    } catch (error) {
+      // The page never depends on the data: without it (the database away, say) it is the plain shell, whose script
+      // asks for the data itself and says so if that fails.
+      request.log.warn({ err: error }, 'first data for the dashboard page left out');
+    }
     if (!data) return sendIndexHtml(reply);
     const html = Buffer.from(htmlWithFirstData(shell, data));
     reply
