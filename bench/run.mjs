@@ -13,6 +13,9 @@ import { load, SANDBOX_PRODUCTION_ENV, startServer } from './lib.mjs';
 const root = path.resolve(import.meta.dirname, '..');
 // BENCH_PORTAL_SCRIPT: another build of the server to compare (e.g. an older commit's apps/server/dist/server.js).
 const portalScript = process.env.BENCH_PORTAL_SCRIPT ?? path.join(root, 'apps/server/dist/server.js');
+// BENCH_BASELINE_SCRIPT (PostgreSQL only): an older build loaded in the same rounds as a third server, so a change is
+// measured as a paired ratio (this build / that build) that the machine's drift hits alike.
+const baselineScript = process.env.BENCH_BASELINE_SCRIPT;
 const floorScript = path.join(import.meta.dirname, 'floor-server.mjs');
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
 const duration = Number(process.env.BENCH_DURATION ?? 5);
@@ -49,8 +52,9 @@ async function keysBody(base, token) {
  * rounds, portal first in odd ones), and the ratios are taken within a round, so a slow spell on the machine hits
  * both sides of a ratio. Reports the median of the rounds' ratios and the mean figures of each side.
  */
-async function compare(floor, portal, token) {
+async function compare(floor, portal, token, baseline) {
   const [floorUrl, portalUrl] = await Promise.all([floor.url, portal.url]);
+  const baselineUrl = baseline ? await baseline.url : null;
   const options = { connections, duration, headers: { authorization: `Token ${token}` } };
   const floorBody = await keysBody(floorUrl, token);
   const portalBody = await keysBody(portalUrl, token);
@@ -58,23 +62,43 @@ async function compare(floor, portal, token) {
   if (floorBody !== portalBody) throw new Error(`floor and portal disagree:\n${floorBody}\n${portalBody}`);
   await load(`${floorUrl}/keys/`, { ...options, duration: 3 });
   await load(`${portalUrl}/keys/`, { ...options, duration: 3 });
+  if (baselineUrl) {
+    if ((await keysBody(baselineUrl, token)) !== portalBody) throw new Error('baseline and portal disagree');
+    await load(`${baselineUrl}/keys/`, { ...options, duration: 3 });
+  }
+  const servers = {
+    floor: [floorUrl, floor.pid],
+    portal: [portalUrl, portal.pid],
+    ...(baselineUrl ? { baseline: [baselineUrl, baseline.pid] } : {}),
+  };
+  const order = Object.keys(servers);
   const runs = [];
   for (let round = 0; round < rounds; round += 1) {
     const run = {};
-    for (const which of round % 2 === 0 ? ['floor', 'portal'] : ['portal', 'floor']) {
-      const [url, pid] = which === 'floor' ? [floorUrl, floor.pid] : [portalUrl, portal.pid];
+    // Each round in another order (rotated, and reversed in odd rounds): no server always goes first.
+    const rotated = order.map((_, i) => order[(i + round) % order.length]);
+    for (const which of round % 2 === 0 ? rotated : rotated.reverse()) {
+      const [url, pid] = servers[which];
       run[which] = await load(`${url}/keys/`, { ...options, pid });
     }
     runs.push(run);
   }
+  const ratiosOf = (a, b) => ({
+    rps: runs.map((run) => run[a].rps / run[b].rps),
+    p99: runs.map((run) => run[a].p99 / run[b].p99),
+    cpu: runs.map((run) => run[a].cpuMicrosPerRequest / run[b].cpuMicrosPerRequest),
+  });
   return {
     floor: mean(runs.map((run) => run.floor)),
     portal: mean(runs.map((run) => run.portal)),
-    ratios: {
-      rps: runs.map((run) => run.portal.rps / run.floor.rps),
-      p99: runs.map((run) => run.portal.p99 / run.floor.p99),
-      cpu: runs.map((run) => run.portal.cpuMicrosPerRequest / run.floor.cpuMicrosPerRequest),
-    },
+    ratios: ratiosOf('portal', 'floor'),
+    ...(baselineUrl
+      ? {
+          baseline: mean(runs.map((run) => run.baseline)),
+          baselineRatios: ratiosOf('baseline', 'floor'),
+          againstBaseline: ratiosOf('portal', 'baseline'),
+        }
+      : {}),
   };
 }
 
@@ -95,7 +119,7 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-function report(label, { floor, portal, ratios }) {
+function report(label, { floor, portal, ratios, baseline, baselineRatios, againstBaseline }) {
   const row = (name, r) =>
     `  ${name.padEnd(8)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  CPU ${r.cpu.toFixed(0).padStart(4)} µs/request  errors ${r.errors}`;
   const spread = (values) =>
@@ -106,15 +130,27 @@ function report(label, { floor, portal, ratios }) {
   console.log(`  portal / floor, throughput:      ${spread(ratios.rps)}`);
   console.log(`  portal / floor, p99:             ${spread(ratios.p99)}`);
   console.log(`  portal / floor, CPU per request: ${spread(ratios.cpu)}\n`);
+  if (baseline) {
+    console.log(row('baseline', baseline));
+    console.log(`  baseline / floor, throughput:      ${spread(baselineRatios.rps)}`);
+    console.log(`  baseline / floor, p99:             ${spread(baselineRatios.p99)}`);
+    console.log(`  baseline / floor, CPU per request: ${spread(baselineRatios.cpu)}`);
+    console.log(`  portal / baseline, throughput:      ${spread(againstBaseline.rps)}`);
+    console.log(`  portal / baseline, CPU per request: ${spread(againstBaseline.cpu)}\n`);
+  }
 }
 
 async function onPostgres(url) {
   const portal = startServer(portalScript, { ...portalEnv, DATABASE_URL: url }, { quiet: true });
   const floor = startServer(floorScript, { DATABASE_URL: url }, { quiet: true });
+  let baseline = null;
   try {
-    return await compare(floor, portal, await signIn(await portal.url));
+    const token = await signIn(await portal.url);
+    // Started once the portal has migrated and seeded the database: the two never seed at once.
+    if (baselineScript) baseline = startServer(baselineScript, { ...portalEnv, DATABASE_URL: url }, { quiet: true });
+    return await compare(floor, portal, token, baseline);
   } finally {
-    await Promise.all([portal.stop(), floor.stop()]);
+    await Promise.all([portal.stop(), floor.stop(), baseline?.stop()]);
   }
 }
 

@@ -16,6 +16,22 @@ test.describe('keys dashboard', () => {
     await expect(cards(page)).toHaveCount(6);
   });
 
+  test('a reload paints the keys and the updates from the data in the page, asking the API for none (ADR 045)', async ({
+    page,
+  }) => {
+    await expect(cards(page)).toHaveCount(6);
+    const FIRST_DATA = ['/auth/me', '/keys/', '/keys/health', '/staff/homepage-settings', '/config'];
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (FIRST_DATA.includes(pathname)) asked.push(pathname);
+    });
+    await page.reload();
+    await expect(cards(page)).toHaveCount(6);
+    await expect(page.getByTestId('updates-list')).toBeVisible();
+    expect(asked).toEqual([]);
+  });
+
   test('searches store name, domain, myshopify domain and key', async ({ page }) => {
     const search = page.getByRole('searchbox', { name: 'Search keys' });
     for (const [query, expected] of [
@@ -68,6 +84,8 @@ test.describe('keys dashboard', () => {
   test('a failed load says so and can be retried', async ({ page, allowConsoleErrors }) => {
     allowConsoleErrors(/status of 503/);
     await page.route('**/keys/', (route) => route.fulfill({ status: 503, json: { error: 'down' } }));
+    // Without the session cookie the page comes without its first data (ADR 045): the dashboard asks for the keys.
+    await page.context().clearCookies();
     await page.reload();
     await expect(page.getByText('Failed to fetch stores. Please try again later.')).toBeVisible();
     await page.unroute('**/keys/');

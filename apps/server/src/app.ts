@@ -13,6 +13,7 @@ import { getPublicConfig } from '@keyport/shared/contracts/public-config';
 import * as systemContracts from '@keyport/shared/contracts/system';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import { AccessLogController } from './http/access-log';
 import { registerJsonCompression } from './http/compression';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './http/database-unavailable';
 import { AppError } from './http/errors';
@@ -23,6 +24,7 @@ import { registerCors } from './http/cors';
 import { registerSecurityHeaders } from './http/security-headers';
 import { MULTIPART_BODY, registerRoute } from './http/route';
 import { redirectRootTo, registerStaticAssets, sendIndexHtml, serveAppForPageNavigations } from './http/static-assets';
+import { serveDashboardWithFirstData } from './http/first-data';
 import { authRoutes } from './modules/auth/auth.routes';
 import { homepageRoutes } from './modules/homepage/homepage.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
@@ -69,11 +71,16 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
       },
       serializers: {
         // The query string can hold a reset token: log the path only.
-        req: (req) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+        req: (req) => {
+          const query = req.url.indexOf('?');
+          return { method: req.method, url: query === -1 ? req.url : req.url.slice(0, query), remoteAddress: req.ip };
+        },
         // SQL parameters and the values PostgreSQL echoes never reach the logs.
         err: serializeError,
       },
     },
+    // One access-log line per request, written when it is over (http/access-log.ts).
+    logController: new AccessLogController(),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -227,6 +234,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
   if (webDist) {
     await registerStaticAssets(app, webDist);
     redirectRootTo(app, KEYS_DASHBOARD_PATH);
+    serveDashboardWithFirstData(app, webDist, KEYS_DASHBOARD_PATH);
     serveAppForPageNavigations(app, STAFF_CONSOLE_PATHS);
   }
 

@@ -141,3 +141,37 @@ describe('what the compression hook leaves alone', () => {
     }
   });
 });
+
+describe('the 1 KiB threshold counts UTF-8 bytes, not characters (issue 22)', () => {
+  let app: FastifyInstance;
+  // 400 characters of three bytes each: 1 200 bytes of JSON text in under 1 024 characters.
+  const wide = JSON.stringify({ text: '€'.repeat(400) });
+  const narrow = JSON.stringify({ text: 'e'.repeat(400) });
+  const exact = JSON.stringify({ text: 'e'.repeat(1024 - 11) });
+  beforeAll(async () => {
+    app = Fastify();
+    registerJsonCompression(app);
+    app.get('/wide', (_request, reply) => reply.type('application/json').send(wide));
+    app.get('/narrow', (_request, reply) => reply.type('application/json').send(narrow));
+    app.get('/exact', (_request, reply) => reply.type('application/json').send(exact));
+    app.get('/exact-minus-one', (_request, reply) => reply.type('application/json').send(exact.slice(0, -2) + '}'));
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  it('compresses from 1 024 bytes whatever the characters, and leaves smaller bodies alone', async () => {
+    expect(Buffer.byteLength(wide)).toBeGreaterThan(1024);
+    expect(wide.length).toBeLessThan(1024);
+    expect(exact.length).toBe(1024);
+    const get = (url: string) => app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    const compressed = await get('/wide');
+    expect(compressed.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(compressed.rawPayload).toString('utf8')).toBe(wide);
+    expect((await get('/exact')).headers['content-encoding']).toBe('gzip');
+    for (const url of ['/narrow', '/exact-minus-one']) {
+      const plain = await get(url);
+      expect(plain.headers['content-encoding'], url).toBeUndefined();
+      expect(varies(plain.headers.vary), url).not.toContain('accept-encoding');
+    }
+  });
+});

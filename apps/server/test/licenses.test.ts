@@ -239,6 +239,33 @@ describe('signed answers and CORS', () => {
     }
   });
 
+  it('issue 22: a token already verified and cached still refuses its tampered copies; a reused answer still verifies', async () => {
+    const key = await jwk();
+    const publicKey = createPublicKey({ key, format: 'jwk' });
+    const body = { token, domain: 'acme-outfitters.com', theme_edition: 'REGULAR' };
+    const first = await validate(body);
+    const second = await validate(body); // the verification and, within the window, the signed answer are reused
+    for (const response of [first, second]) {
+      expect(response.json<LicenseValidation>().code).toBe('VALID');
+      const signature = Buffer.from(
+        /sig=([A-Za-z0-9_-]+)$/.exec(String(response.headers['x-keyport-signature']))![1]!,
+        'base64url',
+      );
+      expect(verifySignature(null, response.rawPayload, publicKey, signature)).toBe(true);
+    }
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const flip = (text: string, at: number) =>
+      `${text.slice(0, at)}${text[at] === 'A' ? 'B' : 'A'}${text.slice(at + 1)}`;
+    for (const tampered of [
+      `${header}.${payload}.${flip(signature, 5)}`,
+      `${header}.${flip(payload, 10)}.${signature}`,
+      `${header}.${payload}.${signature.slice(0, -2)}`,
+    ]) {
+      expect((await codeOf({ ...body, token: tampered })).code, tampered).toBe('MALFORMED');
+    }
+    expect((await codeOf(body)).code).toBe('VALID');
+  });
+
   it('is open to any origin without credentials, and answers the preflight', async () => {
     const response = await validate({});
     expect(response.headers['access-control-allow-origin']).toBe('*');

@@ -28,9 +28,14 @@ export function registerJsonCompression(
 
   function compressed(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    // Most answers are small: measured first, before any header is looked at.
-    const size = Buffer.byteLength(payload);
-    if (size < thresholdBytes) return payload;
+    // Most answers are small: measured first, before any header is looked at. Issue 22: a string's UTF-8 length is
+    // at least its length and at most three times it, so it is counted only when those bounds do not decide.
+    if (typeof payload === 'string') {
+      if (payload.length * 3 < thresholdBytes) return payload;
+      if (payload.length < thresholdBytes && Buffer.byteLength(payload) < thresholdBytes) return payload;
+    } else if (payload.length < thresholdBytes) {
+      return payload;
+    }
     if (reply.statusCode === 206 || reply.hasHeader('content-encoding') || reply.hasHeader('content-range')) {
       return payload;
     }
@@ -43,6 +48,7 @@ export function registerJsonCompression(
     // A bare `*` means "anything": gzip, which every client decodes.
     const encoding = typeof accepted === 'string' ? negotiate(accepted.replace(/\*/g, 'gzip'), ENCODINGS) : null;
     if (!encoding) return payload;
+    const size = Buffer.byteLength(payload);
     const body =
       encoding === 'br'
         ? zlib.brotliCompressSync(payload, {

@@ -30,24 +30,20 @@ function headersOf(setHeaders: HelmetMiddleware): Map<string, string> {
 }
 
 /**
- * Helmet's security headers (CSP, HSTS, X-Content-Type-Options, …) on every response. The middleware is built once
+ * Helmet's security headers (CSP, HSTS, X-Content-Type-Options, …) on every response. The middleware is run once
  * here: @fastify/helmet builds it again for every request (parsing the CSP directives each time), which cost more
  * than the rest of the keys route's own work (docs/performance.md). Routes configured `securityHeaders: 'api'` get
  * only `API_SECURITY_HEADERS`, with the values Helmet would give them.
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>): void {
-  const setHeaders = helmet(options);
-  const all = headersOf(setHeaders);
-  const apiHeaders = API_SECURITY_HEADERS.flatMap((name) => {
-    const value = all.get(name);
-    return value === undefined ? [] : [[name, value] as const];
-  });
+  // Issue 22: Helmet's answer is the same on every response, so it is worked out once here and each response gets
+  // the precomputed pairs (one setHeader each), not a run of Helmet's middleware chain.
+  const documentHeaders = [...headersOf(helmet(options))];
+  const apiHeaders = API_SECURITY_HEADERS.flatMap((name) => documentHeaders.filter(([header]) => header === name));
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.routeOptions.config.securityHeaders === 'api') {
-      for (const [name, value] of apiHeaders) reply.raw.setHeader(name, value);
-      done();
-      return;
-    }
-    setHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
+    const headers = request.routeOptions.config.securityHeaders === 'api' ? apiHeaders : documentHeaders;
+    const raw = reply.raw;
+    for (let i = 0; i < headers.length; i++) raw.setHeader(headers[i]![0], headers[i]![1]);
+    done();
   });
 }

@@ -54,7 +54,10 @@ export function sendIndexHtml(reply: FastifyReply): FastifyReply {
 export function serveAppForPageNavigations(app: FastifyInstance, prefix: RegExp): void {
   // A callback hook, not an async one: every request passes here, and most leave at once without a promise.
   app.addHook('onRequest', (request, reply, done) => {
-    const pathname = request.url.split('?')[0] ?? '/';
+    // Issue 22: the path without splitting the URL into an array on every request.
+    const url = request.url;
+    const query = url.indexOf('?');
+    const pathname = query === -1 ? url : url.slice(0, query);
     if (!prefix.test(pathname)) {
       done();
       return;

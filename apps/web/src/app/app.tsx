@@ -4,12 +4,17 @@ import { RouterProvider } from 'react-router';
 import { Toaster } from 'sonner';
 import { onUnauthorized } from '../lib/api-client';
 import { createQueryClient } from '../lib/query-client';
+import { seedFirstData } from '../lib/first-data';
 import { createRouter } from './router';
 import { SandboxBanner } from './sandbox-banner';
 import { paths, loginPath } from '../lib/paths';
 
 export function App() {
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(() => {
+    const client = createQueryClient();
+    seedFirstData(client);
+    return client;
+  });
   const [router] = useState(createRouter);
 
   useEffect(

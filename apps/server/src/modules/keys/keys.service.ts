@@ -222,8 +222,7 @@ export function createKeysService({ db, addKeyLimits }: KeysServiceDeps) {
     },
 
     async listKeys(ownerId: number): Promise<Key[]> {
-      const rows = await listKeysByOwner.execute({ ownerId });
-      return rows.map(toKey);
+      return listKeysByOwner(ownerId);
     },
 
     /** §5 "Add key": claims an existing, unclaimed key for the user. */

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useRef, useState } from 'react';
 import type { ActionsMenuProps } from './actions-menu-types';
 
 export type { ActionsMenuItem, ActionsMenuProps } from './actions-menu-types';
@@ -16,7 +16,8 @@ export function ActionsMenu(props: ActionsMenuProps) {
   const focused = useRef(false);
 
   useEffect(() => {
-    const timer = setTimeout(() => setLoad(true), 0);
+    // As a transition (ADR 045): six cards' menus render in slices, not in one task that blocks input.
+    const timer = setTimeout(() => startTransition(() => setLoad(true)), 0);
     return () => clearTimeout(timer);
   }, []);
 

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useMe } from '../api/get-me';
 import { UserMenuButtonContent, userMenuButtonClass } from './user-menu-button';
 
@@ -18,7 +18,8 @@ export function UserMenu({ credits, quickActions }: { credits?: ReactNode; quick
 
   useEffect(() => {
     // After the first paint: nothing on screen waits for it.
-    const timer = setTimeout(() => setLoad(true), 0);
+    // As a transition (ADR 045): rendered in slices, not in one task that blocks input.
+    const timer = setTimeout(() => startTransition(() => setLoad(true)), 0);
     return () => clearTimeout(timer);
   }, []);
 

@@ -15,7 +15,7 @@ function Line({ height, width }: { height: string; width: string }) {
  * A card while the keys load: the key card's own frame and rows (name, domain, key, status, actions) at their
  * heights, so the loaded cards take the same room and nothing on the page moves (no layout shift).
  */
-function KeyCardSkeleton() {
+export function KeyCardSkeleton() {
   return (
     <div className="flex h-full flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
       <div className="h-1.5 bg-slate-200" />

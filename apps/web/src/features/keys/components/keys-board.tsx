@@ -1,5 +1,5 @@
 import { KeyRound, Plus, SearchX, ShoppingBag } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { Link } from 'react-router';
 import {
@@ -18,12 +18,18 @@ import { useKeys } from '../api/get-keys';
 import { AddKeyDialog } from './add-key-dialog';
 import { DisconnectDialog } from './disconnect-dialog';
 import { KeyCard } from './key-card';
-import { KeyGridSkeleton } from './key-grid-skeleton';
+import { KeyCardSkeleton, KeyGridSkeleton } from './key-grid-skeleton';
 import { KeysToolbar } from './keys-toolbar';
 import { useBoardParams } from './use-board-params';
 import { paths } from '../../../lib/paths';
 
 export const FETCH_KEYS_FAILED = 'Failed to fetch stores. Please try again later.';
+/**
+ * ADR 045: the cards the first screen of a phone can show. When the keys are there at the first render (the page
+ * carried them), the page's other cards are their skeletons (the same size) in that render and come right after the
+ * first paint, as a transition: a smaller first render and commit.
+ */
+export const FIRST_PAINT_CARDS = 2;
 
 interface KeysBoardProps {
   links: { shopUrl: string; productUrl: string } | undefined;
@@ -44,6 +50,8 @@ export function KeysBoard({ links, renderActions, renderUpgrade, headerActions }
   const [adding, setAdding] = useState(false);
   const [disconnecting, setDisconnecting] = useState<{ card: StoreCard; opener: HTMLElement | null } | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  const [allCards, setAllCards] = useState(false);
+  useEffect(() => startTransition(() => setAllCards(true)), []);
 
   const cards = useMemo(() => (keys.data ?? []).map(deriveStoreCard), [keys.data]);
   const keyById = useMemo(() => new Map((keys.data ?? []).map((key) => [key.id, key])), [keys.data]);
@@ -132,17 +140,23 @@ export function KeysBoard({ links, renderActions, renderUpgrade, headerActions }
             {filtered.length} {filtered.length === 1 ? 'key' : 'keys'} found
           </p>
           <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 2xl:grid-cols-3">
-            {current.items.map((card) => (
-              <li key={card.id}>
-                <KeyCard
-                  card={card}
-                  highlighted={card.id === highlighted}
-                  onDisconnect={(disconnected) => setDisconnecting({ card: disconnected, opener: focusedOpener() })}
-                  actions={renderActions && keyById.get(card.id) ? renderActions(card, keyById.get(card.id)!) : null}
-                  upgrade={renderUpgrade && keyById.get(card.id) ? renderUpgrade(card, keyById.get(card.id)!) : null}
-                />
-              </li>
-            ))}
+            {current.items.map((card, index) =>
+              !allCards && index >= FIRST_PAINT_CARDS ? (
+                <li key={card.id} data-testid="key-card-skeleton" aria-hidden="true">
+                  <KeyCardSkeleton />
+                </li>
+              ) : (
+                <li key={card.id}>
+                  <KeyCard
+                    card={card}
+                    highlighted={card.id === highlighted}
+                    onDisconnect={(disconnected) => setDisconnecting({ card: disconnected, opener: focusedOpener() })}
+                    actions={renderActions && keyById.get(card.id) ? renderActions(card, keyById.get(card.id)!) : null}
+                    upgrade={renderUpgrade && keyById.get(card.id) ? renderUpgrade(card, keyById.get(card.id)!) : null}
+                  />
+                </li>
+              ),
+            )}
           </ul>
           <Pagination page={current.page} pageCount={current.pageCount} onPageChange={setPage} />
         </>
