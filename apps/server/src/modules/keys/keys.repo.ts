@@ -1,7 +1,5 @@
 import { and, asc, count, eq, getTableColumns, inArray, isNotNull, isNull, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Tier } from '@keyport/shared/domain/tiers';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import type { Db, DbOrTx } from '../../db/client';
 import { licenseKeys, licenseKeyTierChanges } from '../../db/schema';
 
@@ -35,9 +33,9 @@ export interface KeyListRow {
  * The owner's keys, as a prepared statement: it runs on every dashboard load. Only the columns a `Key` shows: the
  * whole row (each key's signed token, three timestamps parsed into dates) cost more than the rest of the route's
  * work (docs/performance.md). Issue 22: the statement selects the `Key` itself (the flags computed by the database,
- * every column named as the API names it), and runs on the driver directly, so each row is built once, by the
- * driver, instead of as an array, then an object of drizzle's, then the API's object. The SQL is still drizzle's,
- * written from the schema. A driver this does not know runs it through drizzle.
+ * every column named as the API names it), so a row needs no mapping after drizzle's. (Run on the `pg` pool
+ * directly, past drizzle, the pool's `end()` never returned after PostgreSQL ended its connections mid-query, in
+ * test/database-faults.test.ts: ADR 045.)
  */
 export function prepareListKeysByOwner(db: Db): (ownerId: number) => Promise<KeyListRow[]> {
   const query = db
@@ -54,16 +52,7 @@ export function prepareListKeysByOwner(db: Db): (ownerId: number) => Promise<Key
     .from(licenseKeys)
     .where(eq(licenseKeys.ownerId, sql.placeholder('ownerId')))
     .orderBy(asc(licenseKeys.id));
-  const name = 'list_keys_by_owner';
-  const text = query.toSQL().sql;
-  const client = (db as { $client?: unknown }).$client;
-  if (client instanceof pg.Pool) {
-    return async (ownerId) => (await client.query<KeyListRow>({ name, text, values: [ownerId] })).rows;
-  }
-  if (client instanceof PGlite) {
-    return async (ownerId) => (await client.query<KeyListRow>(text, [ownerId])).rows;
-  }
-  const prepared = query.prepare(name);
+  const prepared = query.prepare('list_keys_by_owner');
   return (ownerId) => prepared.execute({ ownerId });
 }
 
