@@ -7,7 +7,7 @@
 import { confirmSandboxPayment } from '@keyport/shared/contracts/payments';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client';
 import { sandboxPayments } from '../src/db/schema';
 import {
@@ -20,7 +20,7 @@ import {
   SANDBOX_PUBLISHABLE_KEY,
   type SandboxPaymentProvider,
 } from '../src/integrations/payments/sandbox-adapter';
-import { createJobs } from '../src/modules/jobs/jobs.service';
+import { createJobs, type Jobs } from '../src/modules/jobs/jobs.service';
 import { getTestDatabase, resetDatabase } from './helpers/test-app';
 
 const webhookSecret = 'whsec_sandbox_test_0123456789abcdef';
@@ -47,6 +47,7 @@ function createSandbox(secret = webhookSecret): SandboxPaymentProvider {
     log: { info: record('info'), warn: record('warn'), error: record('error') } as never,
     pollMs: 3_600_000,
   });
+  engines.push(jobs);
   return createSandboxPaymentProvider({
     db,
     webhookSecret: secret,
@@ -68,6 +69,12 @@ function createSandbox(secret = webhookSecret): SandboxPaymentProvider {
 }
 
 let sandbox: SandboxPaymentProvider;
+/** The test's engines, stopped after it: one left from an earlier test would deliver this test's events on its own. */
+let engines: Jobs[] = [];
+afterEach(async () => {
+  await Promise.all(engines.map((engine) => engine.stop()));
+  engines = [];
+});
 beforeAll(async () => {
   ({ db } = await getTestDatabase());
 });
