@@ -1,9 +1,12 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { dropFirstDataOfAnotherSession } from './lib/first-data';
 import { mirrorSessionCookie } from './lib/session-token';
 import './index.css';
 
+// The page's data is this session's only if the cookie it was read with is this session's token (ADR 045).
+dropFirstDataOfAnotherSession();
 mirrorSessionCookie();
 const root = document.getElementById('root');
 if (!root) throw new Error('The #root element is missing from index.html');

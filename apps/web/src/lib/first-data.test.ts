@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createQueryClient } from './query-client';
-import { FIRST_DATA_ELEMENT_ID, seedFirstData } from './first-data';
+import { dropFirstDataOfAnotherSession, FIRST_DATA_ELEMENT_ID, seedFirstData } from './first-data';
 import { queryKeys } from './query-keys';
 import { clearSessionToken, mirrorSessionCookie, SESSION_COOKIE, setSessionToken } from './session-token';
 import { STORAGE_KEYS } from './storage-keys';
@@ -36,6 +36,10 @@ afterEach(() => {
 });
 
 describe('the first data the server put into the page', () => {
+  // The dashboard's page, where its session cookie is read.
+  beforeEach(() => history.pushState(null, '', '/customer/my-keys'));
+  afterEach(() => history.pushState(null, '', '/'));
+
   it('fills the query cache before the first render, the feed kept as the offline fallback', () => {
     setSessionToken('session-token-0123456789abcdef');
     inline({ me: ME, keys: KEYS, keysHealth: { keys: [] }, homepage: HOMEPAGE, config: { links: {}, sandbox: true } });
@@ -65,6 +69,28 @@ describe('the first data the server put into the page', () => {
     const signedOut = createQueryClient();
     seedFirstData(signedOut);
     expect(signedOut.getQueryData(queryKeys.me)).toBeUndefined();
+  });
+
+  it("is not used when the page's cookie is another session's (a sign-in written into storage since)", () => {
+    setSessionToken('staff-session-token-0123456789');
+    // Another person's token in storage, as a second sign-in in this browser leaves it before its cookie is written.
+    localStorage.setItem(STORAGE_KEYS.sessionToken, 'customer-session-token-0123456789');
+    inline({ me: ME, keys: KEYS });
+    const client = createQueryClient();
+    seedFirstData(client);
+    expect(client.getQueryData(queryKeys.me)).toBeUndefined();
+    expect(client.getQueryData(queryKeys.keys)).toBeUndefined();
+    // As main.tsx starts: the other session's data leaves the page before the cookie is written for this one.
+    dropFirstDataOfAnotherSession();
+    mirrorSessionCookie();
+    seedFirstData(client);
+    expect(client.getQueryData(queryKeys.keys)).toBeUndefined();
+    expect(document.getElementById(FIRST_DATA_ELEMENT_ID)).toBeNull();
+    // The next page, read with this session's cookie, is used.
+    inline({ me: ME, keys: KEYS });
+    dropFirstDataOfAnotherSession();
+    seedFirstData(client);
+    expect(client.getQueryData(queryKeys.keys)).toEqual(KEYS);
   });
 
   it('does nothing without the element or with unreadable text', () => {

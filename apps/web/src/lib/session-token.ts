@@ -36,14 +36,23 @@ export function clearSessionToken(): void {
   writeCookie('', 0);
 }
 
+/**
+ * Whether the page's cookie is this browser's session: the data the server put into the page was read with the cookie,
+ * so it is this session's only then (a token written into storage since, by another sign-in, has its own data).
+ */
+export function sessionCookieIsCurrent(): boolean {
+  const token = getSessionToken();
+  if (!token) return false;
+  try {
+    return document.cookie.split('; ').some((part) => part === `${SESSION_COOKIE}=${encodeURIComponent(token)}`);
+  } catch {
+    return false;
+  }
+}
+
 /** A session from before the cookie existed (or whose cookie expired) gets it back, for its next page load. */
 export function mirrorSessionCookie(): void {
   const token = getSessionToken();
-  if (!token) return;
-  try {
-    if (document.cookie.split('; ').some((part) => part === `${SESSION_COOKIE}=${encodeURIComponent(token)}`)) return;
-  } catch {
-    return;
-  }
+  if (!token || sessionCookieIsCurrent()) return;
   writeCookie(encodeURIComponent(token), COOKIE_MAX_AGE_SECONDS);
 }
