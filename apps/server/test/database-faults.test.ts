@@ -62,8 +62,11 @@ describe.skipIf(!databaseUrl)('PostgreSQL faults', () => {
   afterAll(async () => {
     await proxy?.restore().catch(() => undefined);
     for (const portal of portals) {
-      await portal.app.close();
-      await portal.database.close();
+      await portal.app.close(); // its job engine and routes are stopped here
+      // Known and open (closing note of 2026-11-26): after PostgreSQL ended the pool's connections mid-query, the
+      // pool's end() sometimes never returns in the full suite (a client never released). The portal is closed
+      // above; its pool gets 5 s to end, so the file's cleanup cannot hang the run.
+      await Promise.race([portal.database.close(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     }
     await proxy?.close();
   });

@@ -33,9 +33,7 @@ export interface KeyListRow {
  * The owner's keys, as a prepared statement: it runs on every dashboard load. Only the columns a `Key` shows: the
  * whole row (each key's signed token, three timestamps parsed into dates) cost more than the rest of the route's
  * work (docs/performance.md). Issue 22: the statement selects the `Key` itself (the flags computed by the database,
- * every column named as the API names it), so a row needs no mapping after drizzle's. (Run on the `pg` pool
- * directly, past drizzle, the pool's `end()` never returned after PostgreSQL ended its connections mid-query, in
- * test/database-faults.test.ts: ADR 045.)
+ * every column named as the API names it), so a row needs no mapping after drizzle's (ADR 045).
  */
 export function prepareListKeysByOwner(db: Db): (ownerId: number) => Promise<KeyListRow[]> {
   const query = db
