@@ -287,15 +287,7 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
         customerUserId: customer,
         data: { provider: order.provider, paymentId: order.providerPaymentId, totalCents: order.totalAmountCents },
       });
-      const invoice = await issue(
-        tx,
-        'invoice',
-        contentOf(order),
-        1,
-        order.paymentCompletedAt ?? now(),
-        null,
-        eurRate,
-      );
+      const invoice = await issue(tx, 'invoice', contentOf(order), 1, order.paymentCompletedAt ?? now(), null, eurRate);
       await audit.record(tx, {
         actor: { type: 'system' },
         action: 'invoice.issued',
