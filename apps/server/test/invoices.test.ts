@@ -13,7 +13,7 @@ import {
 } from '../src/integrations/payments/sandbox-adapter';
 import { createSandboxExchangeRates } from '../src/integrations/exchange-rates/sandbox-adapter';
 import { REVERSE_CHARGE_NOTE } from '../src/modules/invoices/invoice-pdf';
-import { createInvoicesService } from '../src/modules/invoices/invoices.service';
+import { createInvoicesService, formatNumber } from '../src/modules/invoices/invoices.service';
 import { testJobs } from './helpers/jobs';
 import { auth, createTestApp, getTestDatabase, signUp, type TestApp } from './helpers/test-app';
 import { GERMAN_CONSUMER, ownedKey, tierOf as tierOfKey } from './helpers/keys';
@@ -413,8 +413,8 @@ describe('chargebacks (issue 19)', () => {
       'order.disputed',
       'order.dispute_funds_withdrawn',
       'upgrade.kept',
-      'order.dispute_lost',
       'credit_note.issued',
+      'order.dispute_lost',
     ]);
     const listed = (await list(user.token)).json<Listed>().invoices;
     expect(listed.map((row) => [row.kind, row.status])).toEqual([
@@ -449,6 +449,54 @@ describe('issued documents and the audit log cannot be changed', () => {
     expect(after).toEqual(entry);
     const [unchanged] = await t.db.select().from(invoices).where(eq(invoices.id, invoice!.id));
     expect(unchanged).toEqual(invoice);
+  });
+});
+
+describe('one document of each kind per order and round (ADR 035)', () => {
+  /** The statement fails on the unique index named (not on some other error). */
+  async function expectUniqueViolation(statement: PromiseLike<unknown>, index: string) {
+    const error = await Promise.resolve(statement).then(
+      () => null,
+      (failure: unknown) => failure as Error & { cause?: Error },
+    );
+    expect(error, 'the insert should have been refused').not.toBeNull();
+    expect(`${error!.message} ${error!.cause?.message ?? ''}`).toContain(index);
+  }
+
+  it('refuses a second credit note of an invoice and a second invoice of a round, however they are issued', async () => {
+    const { started } = await paidUpgrade();
+    await provider.disputePayment(started.payment_intent.id);
+    await provider.idle();
+    const [invoice, creditNote] = await t.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.orderId, started.order.id))
+      .orderBy(asc(invoices.id));
+    expect([invoice!.kind, creditNote!.kind]).toEqual(['invoice', 'credit_note']);
+    const copy = ({ id: _id, ...row }: typeof invoice & object, sequence: number) => ({
+      ...row,
+      sequence,
+      number: formatNumber(row.kind, row.year, sequence),
+    });
+    // Another credit note of the same round, or of the same invoice in another round: refused.
+    await expectUniqueViolation(
+      t.db.insert(invoices).values(copy(creditNote!, 900_001)),
+      'invoices_one_per_order_kind_and_round',
+    );
+    await expectUniqueViolation(
+      t.db.insert(invoices).values({ ...copy(creditNote!, 900_002), round: 2 }),
+      'invoices_one_credit_note_per_invoice',
+    );
+    // Another invoice of round 1: refused; round 2 (the invoice issued again after a won dispute) is allowed.
+    await expectUniqueViolation(
+      t.db.insert(invoices).values(copy(invoice!, 900_003)),
+      'invoices_one_per_order_kind_and_round',
+    );
+    const [again] = await t.db
+      .insert(invoices)
+      .values({ ...copy(invoice!, 900_004), round: 2 })
+      .returning();
+    expect(again).toMatchObject({ kind: 'invoice', round: 2, orderId: started.order.id });
   });
 });
 

@@ -240,6 +240,9 @@ describe('PayPal routes with the PayPal adapter (local fake of Orders v2)', () =
     const [row] = await t.db.select().from(orders).where(eq(orders.id, quote.id));
     expect(row).toMatchObject({ status: 'completed', disputeState: 'won' });
     expect(await tierOf(key)).toBe('REGULAR');
+    // PayPal reports no withdrawal: nothing was credited, so the invoice stands alone (ADR 035).
+    const documents = await t.db.select().from(invoices).where(eq(invoices.orderId, quote.id));
+    expect(documents.map((document) => document.kind)).toEqual(['invoice']);
 
     // A dispute naming our order id but another capture (not this order's at PayPal): nothing changes.
     const forged = {

@@ -2,6 +2,12 @@ import { and, asc, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, invoices, orders } from '../src/db/schema';
+import {
+  createSandboxExchangeRates,
+  SANDBOX_RATES,
+  SANDBOX_SOURCE,
+} from '../src/integrations/exchange-rates/sandbox-adapter';
+import { toEurCents } from '../src/modules/invoices/eur-line';
 import { confirmWithTestCard, startFakeStripeApi, type FakeStripeApi } from './fakes/stripe-api';
 import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
 import { GERMAN_CONSUMER, ownedKey, tierOf as tierOfKey } from './helpers/keys';
@@ -56,6 +62,32 @@ function send(type: string, object: Record<string, unknown>, secret = WEBHOOK_SE
   });
 }
 
+/** What an invoice issued again copies from the one it replaces. */
+const SNAPSHOT = [
+  'userId',
+  'seller',
+  'buyer',
+  'lineDescription',
+  'currency',
+  'subtotalCents',
+  'vatRateBp',
+  'vatCents',
+  'totalCents',
+  'reverseCharge',
+  'buyerVatId',
+  'vatConsultationNumber',
+  'provider',
+  'providerPaymentId',
+  'eurLineRequired',
+] as const;
+const pick = <T extends object, K extends keyof T>(row: T, keys: readonly K[]) =>
+  Object.fromEntries(keys.map((key) => [key, row[key]]));
+/** The order's invoices and credit notes, in the order they were issued. */
+const documentsOf = (orderId: number) =>
+  t.db.select().from(invoices).where(eq(invoices.orderId, orderId)).orderBy(asc(invoices.id));
+/** Every audit entry about the customer, oldest first. */
+const entriesOf = (userId: number) =>
+  t.db.select().from(auditLog).where(eq(auditLog.customerUserId, userId)).orderBy(asc(auditLog.id));
 const orderRow = async (id: number) => (await t.db.select().from(orders).where(eq(orders.id, id)))[0]!;
 const actionsOf = async (orderId: number) =>
   (
@@ -174,16 +206,21 @@ describe('disputes with correctly signed Stripe events, re-read from Stripe', ()
       disputeRef: dispute.id,
     });
     expect(await tierOf(key)).toBe('LITE');
+    // The money left the seller: the invoice is credited now, not when the dispute closes.
+    expect((await documentsOf(orderId)).map((document) => document.kind)).toEqual(['invoice', 'credit_note']);
     await send('charge.dispute.funds_withdrawn', disputeObject(dispute, 'needs_response'));
     expect(await tierOf(key)).toBe('LITE');
+    expect(await documentsOf(orderId)).toHaveLength(2);
 
     fake.closeDispute(dispute.id, 'lost');
     const closed = await send('charge.dispute.closed', disputeObject(dispute, 'lost'), WEBHOOK_SECRET, 'evt_closed_1');
     expect(closed.statusCode).toBe(200);
     expect(await orderRow(orderId)).toMatchObject({ status: 'charged_back', disputeState: 'lost' });
     expect(await tierOf(key)).toBe('LITE');
-    const documents = await t.db.select().from(invoices).where(eq(invoices.orderId, orderId));
-    expect(documents.map((document) => document.kind).sort()).toEqual(['credit_note', 'invoice']);
+    // Exactly one credit note: the one of the withdrawal (lost credits nothing twice).
+    const documents = await documentsOf(orderId);
+    expect(documents.map((document) => document.kind)).toEqual(['invoice', 'credit_note']);
+    expect(documents[1]).toMatchObject({ creditedInvoiceId: documents[0]!.id, round: 1 });
     expect(await actionsOf(orderId)).toEqual([
       'order.completed',
       'order.disputed',
@@ -201,8 +238,56 @@ describe('disputes with correctly signed Stripe events, re-read from Stripe', ()
     expect(await t.db.select().from(invoices).where(eq(invoices.orderId, orderId))).toHaveLength(2);
   });
 
-  it('won after the funds were withdrawn: paid again and the upgrade given back', async () => {
-    const { key, ref, orderId } = await capturedUpgrade();
+  it('funds_withdrawn: the invoice gets its credit note then, the tier goes back, each step audited; a replay changes nothing', async () => {
+    const { key, ref, orderId, ...user } = await capturedUpgrade();
+    const dispute = fake.dispute(ref);
+    const withdrawn = await send(
+      'charge.dispute.funds_withdrawn',
+      disputeObject(dispute, 'needs_response'),
+      WEBHOOK_SECRET,
+      `evt_withdrawn_${orderId}`,
+    );
+    expect(withdrawn.json()).toEqual({ received: true, duplicate: false });
+    expect(await orderRow(orderId)).toMatchObject({ status: 'disputed', disputeState: 'funds_withdrawn' });
+    expect(await tierOf(key)).toBe('LITE');
+    const [invoice, creditNote, ...more] = await documentsOf(orderId);
+    expect(more).toEqual([]);
+    expect(invoice).toMatchObject({ kind: 'invoice', round: 1 });
+    expect(creditNote).toMatchObject({
+      kind: 'credit_note',
+      round: 1,
+      creditedInvoiceId: invoice!.id,
+      totalCents: invoice!.totalCents,
+      buyer: invoice!.buyer,
+      eurRate: invoice!.eurRate,
+    });
+    expect(creditNote!.number).toMatch(/^CN-\d{4}-\d{6}$/);
+    const entries = await entriesOf(user.id);
+    expect(entries.map((entry) => entry.action)).toEqual([
+      'order.completed',
+      'invoice.issued',
+      'order.disputed',
+      'order.dispute_funds_withdrawn',
+      'upgrade.reverted',
+      'credit_note.issued',
+    ]);
+    expect(entries.at(-1)!.data).toMatchObject({ number: creditNote!.number, invoiceNumber: invoice!.number });
+
+    // The same event again, and a later delivery of the same state: nothing more.
+    const replay = await send(
+      'charge.dispute.funds_withdrawn',
+      disputeObject(dispute, 'needs_response'),
+      WEBHOOK_SECRET,
+      `evt_withdrawn_${orderId}`,
+    );
+    expect(replay.json()).toEqual({ received: true, duplicate: true });
+    expect((await send('charge.dispute.updated', disputeObject(dispute, 'under_review'))).statusCode).toBe(200);
+    expect(await documentsOf(orderId)).toEqual([invoice, creditNote]);
+    expect(await entriesOf(user.id)).toEqual(entries);
+  });
+
+  it('won after the funds were withdrawn: paid again, the upgrade given back and the invoice issued again', async () => {
+    const { key, ref, orderId, ...user } = await capturedUpgrade();
     const dispute = fake.dispute(ref);
     await send('charge.dispute.funds_withdrawn', disputeObject(dispute, 'needs_response'));
     expect(await tierOf(key)).toBe('LITE');
@@ -211,13 +296,118 @@ describe('disputes with correctly signed Stripe events, re-read from Stripe', ()
     await send('charge.dispute.closed', disputeObject(dispute, 'won'));
     expect(await orderRow(orderId)).toMatchObject({ status: 'completed', disputeState: 'won' });
     expect(await tierOf(key)).toBe('REGULAR');
-    expect(await t.db.select().from(invoices).where(eq(invoices.orderId, orderId))).toHaveLength(1);
     expect(await actionsOf(orderId)).toEqual([
       'order.completed',
       'order.disputed',
       'order.dispute_funds_withdrawn',
       'order.dispute_won',
     ]);
+
+    // The invoice credited at the withdrawal is issued again: a new number, dated now, the same snapshot, and its
+    // VAT in EUR at today's rate, there at once (fetched before the transaction).
+    const [first, creditNote, second, ...more] = await documentsOf(orderId);
+    expect(more).toEqual([]);
+    expect([first!.kind, creditNote!.kind, second!.kind]).toEqual(['invoice', 'credit_note', 'invoice']);
+    expect(creditNote!.creditedInvoiceId).toBe(first!.id);
+    expect(second!.round).toBe(2);
+    expect(second!.number).toMatch(/^\d{4}-\d{6}$/);
+    expect(second!.number).not.toBe(first!.number);
+    expect(second!.issuedAt.getTime()).toBeGreaterThanOrEqual(creditNote!.issuedAt.getTime());
+    expect(second!.paymentDate.getTime()).toBe(second!.issuedAt.getTime());
+    const snapshot = (document: typeof first) => pick(document!, SNAPSHOT);
+    expect(snapshot(second!)).toEqual(snapshot(first!));
+    expect(second).toMatchObject({
+      eurLineRequired: true,
+      eurRate: SANDBOX_RATES.USD,
+      eurRateSource: SANDBOX_SOURCE,
+      eurRateDate: (await createSandboxExchangeRates().eurRateAt('USD', second!.issuedAt)).date,
+      vatEurCents: toEurCents(second!.vatCents, SANDBOX_RATES.USD!),
+    });
+    const reissued = (await entriesOf(user.id)).filter((entry) => entry.action === 'invoice.issued');
+    expect(reissued.map((entry) => entry.data)).toEqual([
+      expect.objectContaining({ number: first!.number, orderId }),
+      expect.objectContaining({ number: second!.number, orderId, replacesInvoiceNumber: first!.number }),
+    ]);
+
+    // Settings → Invoices lists the three documents of the order, oldest first.
+    const listed = await t.app.inject({ url: '/orders', headers: auth(user.token) });
+    expect(listed.statusCode).toBe(200);
+    const order = listed
+      .json<{
+        orders: {
+          id: number;
+          documents: { id: number; kind: string; number: string; credited_invoice_number: string | null }[];
+        }[];
+      }>()
+      .orders.find((row) => row.id === orderId)!;
+    expect(order.documents).toEqual([
+      expect.objectContaining({ id: first!.id, kind: 'invoice', number: first!.number, credited_invoice_number: null }),
+      expect.objectContaining({ id: creditNote!.id, kind: 'credit_note', credited_invoice_number: first!.number }),
+      expect.objectContaining({
+        id: second!.id,
+        kind: 'invoice',
+        number: second!.number,
+        credited_invoice_number: null,
+      }),
+    ]);
+    // Each document's PDF for its buyer; 404 for another customer. The order's receipt is its latest invoice.
+    const other = await newUser();
+    for (const document of [first!, creditNote!, second!]) {
+      const pdf = await t.app.inject({ url: `/invoices/${document.id}/pdf`, headers: auth(user.token) });
+      expect(pdf.statusCode, pdf.body).toBe(200);
+      expect(pdf.headers['content-disposition']).toContain(document.number);
+      const theirs = await t.app.inject({ url: `/invoices/${document.id}/pdf`, headers: auth(other.token) });
+      expect(theirs.statusCode).toBe(404);
+    }
+    const receipt = await t.app.inject({ url: `/upgrades/orders/${orderId}/receipt`, headers: auth(user.token) });
+    expect(receipt.statusCode).toBe(200);
+    expect(receipt.headers['content-disposition']).toBe(`attachment; filename="keyport-invoice-${second!.number}.pdf"`);
+    expect(
+      (await t.app.inject({ url: `/upgrades/orders/${orderId}/receipt`, headers: auth(other.token) })).statusCode,
+    ).toBe(404);
+
+    // Should the money go back again, the invoice that stands now is the one credited: the second, once.
+    const again = await t.app.services.invoices.orderChargedBack(t.db, await orderRow(orderId));
+    expect(again).toMatchObject({ kind: 'credit_note', round: 2, creditedInvoiceId: second!.id });
+    expect(await t.app.services.invoices.orderChargedBack(t.db, await orderRow(orderId))).toBeNull();
+  });
+
+  it('the same funds_withdrawn delivered many times at once, and other events of the dispute racing it: one credit note', async () => {
+    const { ref, orderId, ...user } = await capturedUpgrade();
+    const dispute = fake.dispute(ref);
+    const body = disputeObject(dispute, 'needs_response');
+    const same = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        send('charge.dispute.funds_withdrawn', body, WEBHOOK_SECRET, `evt_race_${orderId}`),
+      ),
+    );
+    expect(same.map((response) => response.statusCode)).toEqual(Array(8).fill(200));
+    expect(same.filter((response) => response.json<{ duplicate: boolean }>().duplicate === false)).toHaveLength(1);
+    expect((await documentsOf(orderId)).map((document) => document.kind)).toEqual(['invoice', 'credit_note']);
+    // Distinct events of the same dispute at once (created, updated, funds_withdrawn), then the loss racing them.
+    const distinct = ['charge.dispute.created', 'charge.dispute.updated', 'charge.dispute.funds_withdrawn'];
+    const firstWave = Promise.all(distinct.map((type) => send(type, body)));
+    fake.closeDispute(dispute.id, 'lost');
+    const lost = Promise.all(
+      Array.from({ length: 4 }, () => send('charge.dispute.closed', disputeObject(dispute, 'lost'))),
+    );
+    expect([...(await firstWave), ...(await lost)].map((response) => response.statusCode)).toEqual(Array(7).fill(200));
+    expect(await orderRow(orderId)).toMatchObject({ status: 'charged_back', disputeState: 'lost' });
+    const documents = await documentsOf(orderId);
+    expect(documents.map((document) => document.kind)).toEqual(['invoice', 'credit_note']);
+    const actions = (await entriesOf(user.id)).map((entry) => entry.action);
+    expect(actions.filter((action) => action === 'credit_note.issued')).toHaveLength(1);
+    expect(actions.filter((action) => action === 'upgrade.reverted')).toHaveLength(1);
+  });
+
+  it('lost without a withdrawal event first: one credit note, as before', async () => {
+    const { key, ref, orderId } = await capturedUpgrade();
+    const dispute = fake.dispute(ref);
+    fake.closeDispute(dispute.id, 'lost');
+    expect((await send('charge.dispute.closed', disputeObject(dispute, 'lost'))).statusCode).toBe(200);
+    expect(await orderRow(orderId)).toMatchObject({ status: 'charged_back', disputeState: 'lost' });
+    expect(await tierOf(key)).toBe('LITE');
+    expect((await documentsOf(orderId)).map((document) => document.kind)).toEqual(['invoice', 'credit_note']);
   });
 
   it('follows the dispute as Stripe says it is, not as the event body claims; refuses a forged signature', async () => {

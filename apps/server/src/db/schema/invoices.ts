@@ -56,6 +56,12 @@ export const invoices = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
+    /**
+     * Which invoice of its order a document belongs to (ADR 035): 1 for the order's first invoice and the credit note
+     * that cancels it; 2 for the invoice issued again when a dispute is won after its funds were withdrawn (the first
+     * was credited at the withdrawal), and that one's credit note; and so on. A credit note has its invoice's round.
+     */
+    round: integer('round').notNull().default(1),
     /** The invoice a credit note cancels; null on an invoice. */
     creditedInvoiceId: integer('credited_invoice_id').references((): AnyPgColumn => invoices.id, {
       onDelete: 'restrict',
@@ -107,7 +113,11 @@ export const invoices = pgTable(
     check('invoices_reverse_charge_evidence', sql`not ${t.reverseCharge} or ${t.buyerVatId} is not null`),
     uniqueIndex('invoices_kind_year_sequence_unique').on(t.kind, t.year, t.sequence),
     uniqueIndex('invoices_number_unique').on(t.number),
-    uniqueIndex('invoices_one_per_order_and_kind').on(t.orderId, t.kind),
+    check('invoices_round_positive', sql`${t.round} > 0`),
+    // One invoice and one credit note per order and round, and one credit note per invoice: a replayed or raced event
+    // cannot issue a second document (ADR 035).
+    uniqueIndex('invoices_one_per_order_kind_and_round').on(t.orderId, t.kind, t.round),
+    uniqueIndex('invoices_one_credit_note_per_invoice').on(t.creditedInvoiceId),
     index('invoices_user_idx').on(t.userId, t.issuedAt),
   ],
 );

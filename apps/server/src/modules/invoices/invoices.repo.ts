@@ -27,11 +27,23 @@ export async function insertInvoice(tx: DbOrTx, values: NewInvoice): Promise<Inv
   return row!;
 }
 
-export function findByOrder(db: DbOrTx, orderId: number, kind: InvoiceKind) {
+/** The order's latest invoice (the highest round: a won dispute issues it again after its credit note), or null. */
+export function latestInvoiceOf(db: DbOrTx, orderId: number) {
   return db
     .select()
     .from(invoices)
-    .where(and(eq(invoices.orderId, orderId), eq(invoices.kind, kind)))
+    .where(and(eq(invoices.orderId, orderId), eq(invoices.kind, 'invoice')))
+    .orderBy(desc(invoices.round))
+    .limit(1)
+    .then((rows) => rows[0] ?? null);
+}
+
+/** The credit note cancelling `invoiceId`, or null while it stands. */
+export function creditNoteOf(db: DbOrTx, invoiceId: number) {
+  return db
+    .select()
+    .from(invoices)
+    .where(eq(invoices.creditedInvoiceId, invoiceId))
     .then((rows) => rows[0] ?? null);
 }
 

@@ -91,8 +91,7 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
    * line is filled later), a credit note's the same as its invoice's (a correction converts at the original rate).
    */
   function eurLineOf(
-    order: OrderRow,
-    vatCents: number,
+    content: Content,
     eurRate: EurReferenceRate | null,
     credited: repo.InvoiceRow | null,
   ): repo.EurLine | null {
@@ -102,49 +101,24 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
             eurRate: credited.eurRate,
             eurRateDate: credited.eurRateDate,
             eurRateSource: credited.eurRateSource,
-            vatEurCents: toEurCents(vatCents, credited.eurRate),
+            vatEurCents: toEurCents(content.vatCents, credited.eurRate),
           }
         : null;
     }
-    if (!eurRate || eurRate.currency !== order.currency.toUpperCase()) return null;
+    if (!eurRate || eurRate.currency !== content.currency.toUpperCase()) return null;
     return {
       eurRate: eurRate.perEur,
       eurRateDate: eurRate.date,
       eurRateSource: eurRate.source,
-      vatEurCents: toEurCents(vatCents, eurRate.perEur),
+      vatEurCents: toEurCents(content.vatCents, eurRate.perEur),
     };
   }
 
-  async function issue(
-    tx: DbOrTx,
-    kind: InvoiceKind,
-    order: OrderRow,
-    paymentDate: Date,
-    credited: repo.InvoiceRow | null,
-    eurRate: EurReferenceRate | null = null,
-  ): Promise<repo.InvoiceRow> {
-    const issuedAt = now();
-    const year = issuedAt.getUTCFullYear();
-    const sequence = await repo.nextNumber(tx, kind, year);
-    const number = formatNumber(kind, year, sequence);
-    const eurLineRequired = needsEurLine(order.billing.address.country, order.currency);
-    const eurLine = eurLineRequired ? eurLineOf(order, order.vatAmountCents, eurRate, credited) : null;
-    if (eurLineRequired && !eurLine) {
-      log.error(
-        { orderId: order.id, kind },
-        'issued without its VAT in EUR (no exchange rate now): completed when the rate can be had; its PDF waits',
-      );
-    }
-    return repo.insertInvoice(tx, {
-      kind,
-      year,
-      sequence,
-      number,
+  /** What a document of `order` shows, from the order as it was paid. */
+  function contentOf(order: OrderRow): Content {
+    return {
       orderId: order.id,
       userId: order.userId,
-      creditedInvoiceId: credited?.id ?? null,
-      issuedAt,
-      paymentDate,
       seller,
       buyer: buyerOf(order),
       lineDescription: lineDescription(order),
@@ -158,16 +132,55 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
       vatConsultationNumber: order.reverseCharge ? order.vatConsultationNumber : null,
       provider: order.provider,
       providerPaymentId: order.providerPaymentId,
-      eurLineRequired,
+      eurLineRequired: needsEurLine(order.billing.address.country, order.currency),
+    };
+  }
+
+  /** Issues a document of `round` with the next number of its series, dated now. */
+  async function issue(
+    tx: DbOrTx,
+    kind: InvoiceKind,
+    content: Content,
+    round: number,
+    paymentDate: Date,
+    credited: repo.InvoiceRow | null,
+    eurRate: EurReferenceRate | null = null,
+  ): Promise<repo.InvoiceRow> {
+    const issuedAt = now();
+    const year = issuedAt.getUTCFullYear();
+    const sequence = await repo.nextNumber(tx, kind, year);
+    const number = formatNumber(kind, year, sequence);
+    const eurLine = content.eurLineRequired ? eurLineOf(content, eurRate, credited) : null;
+    if (content.eurLineRequired && !eurLine) {
+      log.error(
+        { orderId: content.orderId, kind },
+        'issued without its VAT in EUR (no exchange rate now): completed when the rate can be had; its PDF waits',
+      );
+    }
+    return repo.insertInvoice(tx, {
+      ...content,
+      kind,
+      year,
+      sequence,
+      number,
+      round,
+      creditedInvoiceId: credited?.id ?? null,
+      issuedAt,
+      paymentDate,
       ...eurLine,
     });
   }
 
-  /** The credit note for the order's invoice (none when the order was never invoiced), with its audit entry. */
+  /**
+   * The credit note for the order's latest invoice, with its audit entry; null when the order was never invoiced or
+   * that invoice is credited already (a lost dispute after its funds were withdrawn: credited at the withdrawal).
+   */
   async function creditNoteFor(tx: DbOrTx, order: OrderRow, date: Date): Promise<repo.InvoiceRow | null> {
-    const invoice = await repo.findByOrder(tx, order.id, 'invoice');
+    const invoice = await repo.latestInvoiceOf(tx, order.id);
     if (!invoice) return null; // never invoiced (the payment did not match its order): nothing to credit
-    const creditNote = await issue(tx, 'credit_note', order, date, invoice);
+    if (await repo.creditNoteOf(tx, invoice.id)) return null; // credited already
+    // A credit note cancels exactly its invoice: the same parties, line and amounts.
+    const creditNote = await issue(tx, 'credit_note', contentOfInvoice(invoice), invoice.round, date, invoice);
     await audit.record(tx, {
       actor: { type: 'system' },
       action: 'credit_note.issued',
@@ -259,7 +272,7 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
     /**
      * The money arrived and the order just completed (inside `settle`'s transaction): the invoice, numbered now,
      * and the audit entries. Exactly once per order (the caller's conditional update lets one delivery through; a
-     * unique index on (order, kind) backs it). `eurRate` is what `rateForSettlement` answered before the transaction.
+     * unique index on (order, kind, round) backs it: this is round 1). `eurRate` is what `rateForSettlement` answered before the transaction.
      */
     async orderCompleted(
       tx: DbOrTx,
@@ -274,7 +287,7 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
         customerUserId: customer,
         data: { provider: order.provider, paymentId: order.providerPaymentId, totalCents: order.totalAmountCents },
       });
-      const invoice = await issue(tx, 'invoice', order, order.paymentCompletedAt ?? now(), null, eurRate);
+      const invoice = await issue(tx, 'invoice', contentOf(order), 1, order.paymentCompletedAt ?? now(), null, eurRate);
       await audit.record(tx, {
         actor: { type: 'system' },
         action: 'invoice.issued',
@@ -324,11 +337,42 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
     },
 
     /**
-     * A dispute the buyer won (a chargeback, issue 19): the money went back through the bank, so the order's invoice
-     * is credited like a refund's (inside the dispute's transaction). Null when the order was never invoiced.
+     * The money went back to the buyer through their bank (a dispute's funds withdrawn, or a dispute lost; issue 19):
+     * the order's latest invoice is credited like a refund's, once (inside the dispute's transaction). Null when the
+     * order was never invoiced or that invoice is credited already.
      */
     async orderChargedBack(tx: DbOrTx, order: OrderRow): Promise<repo.InvoiceRow | null> {
       return creditNoteFor(tx, order, now());
+    },
+
+    /**
+     * A dispute won after its funds were withdrawn (inside the dispute's transaction): the money is the seller's
+     * again, and the invoice credited at the withdrawal is issued again (ADR 035): a new number, dated now, the same
+     * parties, line, amounts and VAT as that invoice, its VAT in EUR at `eurRate` (the rate of today, fetched before
+     * the transaction; null: completed later, ADR 036). Null when the latest invoice is not credited (nothing to
+     * issue again) or the order was never invoiced.
+     */
+    async orderReinstated(
+      tx: DbOrTx,
+      order: OrderRow,
+      eurRate: EurReferenceRate | null = null,
+    ): Promise<repo.InvoiceRow | null> {
+      const credited = await repo.latestInvoiceOf(tx, order.id);
+      if (!credited || !(await repo.creditNoteOf(tx, credited.id))) return null;
+      const invoice = await issue(tx, 'invoice', contentOfInvoice(credited), credited.round + 1, now(), null, eurRate);
+      await audit.record(tx, {
+        actor: { type: 'system' },
+        action: 'invoice.issued',
+        object: { type: 'invoice', id: invoice.id },
+        customerUserId: order.userId,
+        data: {
+          number: invoice.number,
+          orderId: order.id,
+          totalCents: invoice.totalCents,
+          replacesInvoiceNumber: credited.number,
+        },
+      });
+      return invoice;
     },
 
     /** The buyer disputed the payment with their bank (inside the dispute's transaction). */
@@ -373,15 +417,61 @@ export function createInvoicesService(deps: InvoicesServiceDeps) {
 
     completeMissingEurLines,
 
-    /** The invoice of an order the caller already proved is theirs (by order: GET /upgrades/orders/:id/receipt); 404 when never invoiced. */
+    /**
+     * The order's invoice (its latest: a dispute won after its funds were withdrawn issues it again) for a caller who
+     * already proved the order is theirs (GET /upgrades/orders/:id/receipt); 404 when never invoiced.
+     */
     async pdfForOrder(orderId: number) {
-      const invoice = await repo.findByOrder(db, orderId, 'invoice');
+      const invoice = await repo.latestInvoiceOf(db, orderId);
       if (!invoice) throw notFound('This order has no invoice.', 'invoice_not_found');
       return pdfOf(invoice);
     },
   };
 }
 export type InvoicesService = ReturnType<typeof createInvoicesService>;
+
+/** What a document shows: its parties, line, amounts and VAT, snapshots taken when it is issued. */
+type Content = Pick<
+  repo.InvoiceRow,
+  | 'orderId'
+  | 'userId'
+  | 'seller'
+  | 'buyer'
+  | 'lineDescription'
+  | 'currency'
+  | 'subtotalCents'
+  | 'vatRateBp'
+  | 'vatCents'
+  | 'totalCents'
+  | 'reverseCharge'
+  | 'buyerVatId'
+  | 'vatConsultationNumber'
+  | 'provider'
+  | 'providerPaymentId'
+  | 'eurLineRequired'
+>;
+
+/** What an invoice issued again shows: exactly what `invoice` showed. */
+function contentOfInvoice(invoice: repo.InvoiceRow): Content {
+  return {
+    orderId: invoice.orderId,
+    userId: invoice.userId,
+    seller: invoice.seller,
+    buyer: invoice.buyer,
+    lineDescription: invoice.lineDescription,
+    currency: invoice.currency,
+    subtotalCents: invoice.subtotalCents,
+    vatRateBp: invoice.vatRateBp,
+    vatCents: invoice.vatCents,
+    totalCents: invoice.totalCents,
+    reverseCharge: invoice.reverseCharge,
+    buyerVatId: invoice.buyerVatId,
+    vatConsultationNumber: invoice.vatConsultationNumber,
+    provider: invoice.provider,
+    providerPaymentId: invoice.providerPaymentId,
+    eurLineRequired: invoice.eurLineRequired,
+  };
+}
 
 /** The invoice line: 'License upgrade LITE → REGULAR, license key …' or '12 Keyport credits'. */
 function lineDescription(order: OrderRow): string {

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../../db/client';
+import type { EurReferenceRate } from '../../integrations/exchange-rates/port';
 import type { DisputeState, UpgradeOrderStatus } from '../../db/schema';
 import type { AuditService } from '../audit/audit.service';
 import type { CreditsService } from '../credits/credits.service';
@@ -17,7 +18,7 @@ export interface DisputeReport {
 export interface OrderDisputesDeps {
   upgrades: Pick<UpgradesService, 'revertPaidUpgrade' | 'reapplyPaidUpgrade'>;
   credits: Pick<CreditsService, 'grant' | 'clawback'>;
-  invoices: Pick<InvoicesService, 'orderDisputed' | 'orderChargedBack'>;
+  invoices: Pick<InvoicesService, 'orderDisputed' | 'orderChargedBack' | 'orderReinstated'>;
   audit: Pick<AuditService, 'record'>;
   toPaidOrder: (order: repo.UpgradeOrderRow) => PaidOrder;
   log: FastifyBaseLogger;
@@ -32,10 +33,12 @@ const DISPUTABLE: UpgradeOrderStatus[] = ['completed', 'disputed', 'needs_refund
  *
  * - open: a completed order becomes `disputed`; what it delivered stays (the dispute may be won).
  * - funds_withdrawn: the money left the seller: the upgrade is taken back when the key is unchanged since the purchase
- *   (a credit pack's credits are clawed back); the order stays `disputed`.
- * - lost: the order is `charged_back`: what it delivered is taken back (if the withdrawal did not already), and its
- *   invoice gets a credit note.
- * - won: a disputed order is `completed` again; what the withdrawal took back is given again when nothing changed since.
+ *   (a credit pack's credits are clawed back) and the invoice gets its credit note, dated now; the order stays
+ *   `disputed`.
+ * - lost: the order is `charged_back`: what it delivered is taken back and its invoice credited (each unless the
+ *   withdrawal did already: one credit note).
+ * - won: a disputed order is `completed` again; what the withdrawal took back is given again when nothing changed since,
+ *   and the invoice it credited is issued again (a new number, dated now; ADR 035).
  *
  * Orders flagged for a person (needs_refund, review) keep their status while disputed; a lost dispute charges them
  * back. Each step is audited.
@@ -136,6 +139,8 @@ export function createOrderDisputes(deps: OrderDisputesDeps) {
       orderId: number,
       dispute: DisputeReport,
       eventType: string | null,
+      /** For a won dispute: the euro reference rate of today, fetched before the transaction (ADR 036). */
+      eurRate: EurReferenceRate | null = null,
     ): Promise<repo.OrderRow | null> {
       const order = await repo.lockOrder(tx, orderId);
       if (!order) return null;
@@ -164,6 +169,7 @@ export function createOrderDisputes(deps: OrderDisputesDeps) {
           if (previous === null) await invoices.orderDisputed(tx, updated, eventType);
           await record(tx, updated, 'order.dispute_funds_withdrawn', eventType, { totalCents: order.totalAmountCents });
           if (delivered) await takeBack(tx, updated);
+          await invoices.orderChargedBack(tx, updated);
           return updated;
         }
         case 'lost': {
@@ -177,6 +183,8 @@ export function createOrderDisputes(deps: OrderDisputesDeps) {
           const updated = await set(order.status === 'disputed' ? 'completed' : order.status);
           await record(tx, updated, 'order.dispute_won', dispute.reason);
           if (delivered && previous === 'funds_withdrawn') await giveBack(tx, updated);
+          // The money is back: the invoice credited at the withdrawal is issued again (none when nothing was credited).
+          await invoices.orderReinstated(tx, updated, eurRate);
           return updated;
         }
       }

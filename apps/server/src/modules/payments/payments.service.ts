@@ -60,7 +60,7 @@ export interface PaymentsServiceDeps {
   /** Invoices, credit notes and the audit entries of completions, refunds and disputes (same transactions). */
   invoices: Pick<
     InvoicesService,
-    'orderCompleted' | 'orderRefunded' | 'orderDisputed' | 'orderChargedBack' | 'rateForSettlement'
+    'orderCompleted' | 'orderRefunded' | 'orderDisputed' | 'orderChargedBack' | 'orderReinstated' | 'rateForSettlement'
   >;
   /** The steps of a dispute are audited in its transaction (issue 19). */
   audit: Pick<AuditService, 'record'>;
@@ -148,6 +148,13 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     event: Pick<ProviderEvent, 'id' | 'type'>,
     providerName: string = provider.name,
   ) {
+    // A won dispute whose funds were withdrawn issues the invoice again: its euro reference rate is fetched before
+    // the transaction (no network call inside it; ADR 036). Missed here (a race), the invoice is completed later.
+    const known = dispute.state === 'won' ? await repo.findOrderByPayment(db, providerName, paymentRef) : null;
+    const eurRate =
+      known?.disputeRef === dispute.ref && known.disputeState === 'funds_withdrawn'
+        ? await deps.invoices.rateForSettlement(known.currency)
+        : null;
     return db.transaction(async (tx) => {
       if (!(await repo.recordEvent(tx, providerName, event.id, event.type))) return 'duplicate' as const;
       const order = await repo.findOrderByPayment(tx, providerName, paymentRef);
@@ -155,7 +162,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         log.warn({ paymentRef, disputeRef: dispute.ref }, 'a dispute of a payment without an order');
         return null;
       }
-      return disputes.apply(tx, order.id, dispute, event.type);
+      return disputes.apply(tx, order.id, dispute, event.type, eurRate);
     });
   }
 

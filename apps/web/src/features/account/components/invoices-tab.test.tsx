@@ -182,6 +182,36 @@ describe('Settings → Invoices: one list of orders', () => {
     expect((call![1]!.headers as Record<string, string>).authorization).toBe('Token session-token');
   });
 
+  it('lists every document of a dispute won after its funds were withdrawn: invoice, credit note, invoice again', async () => {
+    const reissued = { ...invoice, id: 9, number: '2026-000031', issued_at: '2026-04-20T12:00:00.000Z' };
+    serve({
+      '/orders': () =>
+        json({ orders: [{ ...upgradeOrder, status: 'completed', documents: [invoice, creditNote, reissued] }] }),
+      '/keys/check_purchased_upgrades': () => json(noUpgrades),
+    });
+    renderTab();
+    const order = await screen.findByTestId('order');
+    expect(within(order).getByText('Paid')).toBeTruthy();
+    expect(
+      within(order)
+        .getAllByTestId('invoice')
+        .map((row) => row.textContent),
+    ).toEqual([
+      expect.stringMatching(/Invoice 2026-000012.*March 2, 2026.*\$142\.80/),
+      expect.stringMatching(/Credit note CN-2026-000003.*for invoice 2026-000012.*-\$142\.80/),
+      expect.stringMatching(/Invoice 2026-000031.*April 20, 2026.*\$142\.80/),
+    ]);
+    expect(
+      within(order)
+        .getAllByRole('button')
+        .map((button) => button.getAttribute('aria-label')),
+    ).toEqual([
+      'Download invoice 2026-000012 (PDF)',
+      'Download credit note CN-2026-000003 (PDF)',
+      'Download invoice 2026-000031 (PDF)',
+    ]);
+  });
+
   it('tells the person when a download fails', async () => {
     serve({
       '/orders': () => json({ orders: [{ ...upgradeOrder, status: 'completed', documents: [invoice] }] }),
