@@ -1,4 +1,4 @@
-// `npm run bench:upgrade`: the theme-file upgrade engine (apps/server/src/lib/theme-upgrade, ADR 039) on
+// `npm run bench:theme-update`: the theme-file update engine (apps/server/src/lib/theme-update, ADR 039) on
 //  1. a real-size theme: a customised export of Shopify's Dawn 14.0.0 (~300 files; ../shared/fixtures/themes) onto
 //     Dawn 15.3.0, with Dawn 12.0.0, 14.0.0 and 15.3.0 stored as releases to detect it among (skipped, with a message,
 //     when ../shared is absent);
@@ -56,7 +56,7 @@ async function makeFixtures(work) {
   const { generateThemeZip } = await import(src('db/demo-theme.ts'));
   const { computeThemeManifest } = await import(src('lib/theme-zip/manifest.ts'));
   const { DEFAULT_THEME_ZIP_LIMITS } = await import(src('lib/theme-zip/scan.ts'));
-  const fixtures = await import(src('lib/theme-upgrade/fixtures.test-helpers.ts'));
+  const fixtures = await import(src('lib/theme-update/fixtures.test-helpers.ts'));
   const dawn = await import(testHelper('dawn.ts'));
   const release = async (zipPath, edition, version, id, themeName) => ({
     id,
@@ -101,7 +101,7 @@ async function makeFixtures(work) {
 }
 
 async function measure(work) {
-  const { upgradeTheme } = await import(src('lib/theme-upgrade/index.ts'));
+  const { updateTheme } = await import(src('lib/theme-update/index.ts'));
   const { createTokenizedThemeZip } = await import(src('lib/theme-zip/theme-zip.ts'));
   const cases = JSON.parse(fs.readFileSync(path.join(work, 'cases.json'), 'utf8'));
   const rows = [];
@@ -110,7 +110,7 @@ async function measure(work) {
     const releases = item.releases.map((release) => ({ ...release, zipPath: async () => release.zipPath }));
     const upgradeOnce = async (index) => {
       const out = path.join(work, `upgraded-${item.name}-${index}.zip`);
-      const result = await upgradeTheme({
+      const result = await updateTheme({
         merchantZipPath: item.merchant,
         releases,
         target: { zipPath: item.target.zipPath, manifest: item.target.manifest },

@@ -16,7 +16,7 @@ test('a LITE card owning a REGULAR key: routing, upload of the LITE export, its 
 }) => {
   const [liteKey] = await mintKeys(request, baseURL!, 'LITE', 1);
   const [regularKey] = await mintKeys(request, baseURL!, 'REGULAR', 1);
-  const customer = await createCustomer(request, baseURL!, 'theme-upgrade');
+  const customer = await createCustomer(request, baseURL!, 'theme-file-update');
   const auth = { authorization: `Token ${customer.token}` };
   for (const key of [liteKey, regularKey]) {
     expect((await request.post(`${baseURL}/keys/`, { headers: auth, data: { key } })).status()).toBe(201);
@@ -62,7 +62,7 @@ test('a LITE card owning a REGULAR key: routing, upload of the LITE export, its 
   await expect(sides.getByText(liteKey!)).toBeVisible();
   await expect(sides.getByText(regularKey!)).toBeVisible();
   await expect(page.getByText('In your Shopify admin, go to Online Store → Themes.')).toBeVisible();
-  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-page-desktop.png'), fullPage: true });
+  await page.screenshot({ path: path.join(screenshots, 'theme-file-update-page-desktop.png'), fullPage: true });
 
   // The browser saved the download under a temporary name; the person picks it as the .zip it is.
   await page.getByLabel('Choose file').setInputFiles({
@@ -77,7 +77,7 @@ test('a LITE card owning a REGULAR key: routing, upload of the LITE export, its 
   // progress (as the server answered it) can be looked at; then the page follows the job to its end.
   let releasePolls!: () => void;
   const pollsHeld = new Promise<void>((resolve) => (releasePolls = resolve));
-  await page.route(/\/theme-upgrades\/\d+$/, async (route) => {
+  await page.route(/\/theme-file-updates\/\d+$/, async (route) => {
     await pollsHeld;
     await route.continue();
   });
@@ -87,21 +87,21 @@ test('a LITE card owning a REGULAR key: routing, upload of the LITE export, its 
   await expect(progress.getByRole('progressbar', { name: 'Upgrade progress' })).toBeVisible();
   await expect(progress.getByRole('button', { name: 'Cancel upgrade' })).toBeEnabled();
   await expect(page).toHaveURL(/\?run=\d+$/);
-  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-progress-desktop.png'), fullPage: true });
+  await page.screenshot({ path: path.join(screenshots, 'theme-file-update-progress-desktop.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-progress-phone.png'), fullPage: true });
+  await page.screenshot({ path: path.join(screenshots, 'theme-file-update-progress-phone.png'), fullPage: true });
   await page.setViewportSize({ width: 1440, height: 900 });
   releasePolls();
 
   await expect(page.getByRole('heading', { name: /Your REGULAR theme .* is ready/ })).toBeVisible({ timeout: 30_000 });
   // What the export was (told by its files) and what it became: never the key's new tier for the export's.
   await expect(page.getByText(/^Upgraded from your LITE \S+ theme to REGULAR \S+\.$/)).toBeVisible();
-  await page.unroute(/\/theme-upgrades\/\d+$/);
+  await page.unroute(/\/theme-file-updates\/\d+$/);
   await expect(page.getByLabel('Report summary')).toBeVisible();
   await expect(page).toHaveURL(/\?run=\d+$/);
-  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-report-desktop.png'), fullPage: true });
+  await page.screenshot({ path: path.join(screenshots, 'theme-file-update-report-desktop.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-report-phone.png'), fullPage: true });
+  await page.screenshot({ path: path.join(screenshots, 'theme-file-update-report-phone.png'), fullPage: true });
   await page.setViewportSize({ width: 1440, height: 900 });
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download theme' }).click();
@@ -183,7 +183,7 @@ test('Quick Actions → Upgrade Files: the customer picks the target key; one li
   await expect(taken).toHaveAccessibleDescription(
     `Licenses ${otherStore} now: ${otherStore} will lose its license if you use this key.`,
   );
-  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-target-choice-desktop.png') });
+  await page.screenshot({ path: path.join(screenshots, 'theme-file-update-target-choice-desktop.png') });
   await taken.click();
   await expect(page).toHaveURL(/\/customer\/upgrade_file\/lite-to-reg$/);
 
@@ -201,9 +201,9 @@ test('Quick Actions → Upgrade Files: the customer picks the target key; one li
   });
   await expect(consent).toBeVisible();
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-consent-phone.png'), fullPage: true });
+  await page.screenshot({ path: path.join(screenshots, 'theme-file-update-consent-phone.png'), fullPage: true });
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.screenshot({ path: path.join(screenshots, 'theme-upgrade-consent-desktop.png'), fullPage: true });
+  await page.screenshot({ path: path.join(screenshots, 'theme-file-update-consent-desktop.png'), fullPage: true });
   await consent.check();
   await go.click();
   await expect(page.getByRole('heading', { name: /Your REGULAR theme .* is ready/ })).toBeVisible({ timeout: 30_000 });

@@ -10,19 +10,19 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Key } from '@keyport/shared/contracts/keys';
-import { targetConnectedError, type ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
+import { targetConnectedError, type ThemeFileUpdateRun } from '@keyport/shared/contracts/theme-file-updates';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import { DEMO_PREVIOUS_RELEASE, DEMO_RELEASE } from '../src/db/seed-data';
-import { jobs as jobsTable, themeUpgradeRuns } from '../src/db/schema';
+import { jobs as jobsTable, themeFileUpdateRuns } from '../src/db/schema';
 import type { StoragePort } from '../src/integrations/storage/port';
 import { DEFAULT_THEME_ZIP_LIMITS } from '../src/lib/theme-zip/scan';
 import { createJobs, type Jobs } from '../src/modules/jobs/jobs.service';
-import { scheduleThemeUpgradeJobs, themeUpgradeRunJob } from '../src/modules/theme-upgrades/theme-upgrade.job';
+import { scheduleThemeFileUpdateJobs, themeFileUpdateRunJob } from '../src/modules/theme-file-updates/theme-file-update.job';
 import {
-  THEME_UPGRADE_JOB,
-  THEME_UPGRADE_SWEEP_JOB,
-  createThemeUpgradesService,
-} from '../src/modules/theme-upgrades/theme-upgrades.service';
+  THEME_FILE_UPDATE_JOB,
+  THEME_FILE_UPDATE_SWEEP_JOB,
+  createThemeFileUpdatesService,
+} from '../src/modules/theme-file-updates/theme-file-updates.service';
 import { auth, createTestApp, type TestApp } from './helpers/test-app';
 import {
   claimNewKey,
@@ -35,7 +35,7 @@ import {
   useDataDir,
 } from './helpers/releases';
 
-const dataDir = useDataDir('theme-upgrade-jobs');
+const dataDir = useDataDir('theme-file-update-jobs');
 let t: TestApp;
 type Person = { token: string; id: number };
 
@@ -49,7 +49,7 @@ function engine(options: { now?: () => Date } = {}): Jobs {
 
 /** The app's service on another engine and storage: a second process, as far as the job is concerned. */
 function serviceWith(jobs: Jobs, storage: StoragePort) {
-  return createThemeUpgradesService({
+  return createThemeFileUpdatesService({
     db: t.db,
     storage,
     keys: t.app.services.keys,
@@ -107,24 +107,24 @@ async function post(
   );
   return t.app.inject({
     method: 'POST',
-    url: '/theme-upgrades',
+    url: '/theme-file-updates',
     headers: { ...auth(person.token), ...body.headers },
     payload: body.payload,
   });
 }
 
-async function started(person: Person, fields: Parameters<typeof post>[1], theme: Buffer): Promise<ThemeUpgradeRun> {
+async function started(person: Person, fields: Parameters<typeof post>[1], theme: Buffer): Promise<ThemeFileUpdateRun> {
   const response = await post(person, fields, theme);
   expect(response.statusCode, response.body).toBe(201);
-  const { run } = response.json<{ run: ThemeUpgradeRun }>();
+  const { run } = response.json<{ run: ThemeFileUpdateRun }>();
   expect(run).toMatchObject({ status: 'running', phase: 'queued', report: null, download_url: null });
   return run;
 }
 
-async function readRun(person: Person, id: number): Promise<ThemeUpgradeRun> {
-  const response = await t.app.inject({ method: 'GET', url: `/theme-upgrades/${id}`, headers: auth(person.token) });
+async function readRun(person: Person, id: number): Promise<ThemeFileUpdateRun> {
+  const response = await t.app.inject({ method: 'GET', url: `/theme-file-updates/${id}`, headers: auth(person.token) });
   expect(response.statusCode, response.body).toBe(200);
-  return response.json<{ run: ThemeUpgradeRun }>().run;
+  return response.json<{ run: ThemeFileUpdateRun }>().run;
 }
 
 async function keysOf(person: Person): Promise<Key[]> {
@@ -142,14 +142,14 @@ async function connectTo(person: Person, apiKey: string, store: string) {
   expect(response.statusCode, response.body).toBe(200);
 }
 
-/** Every stored or temporary file whose name carries this run's id (`theme-upgrades/<id>-…`). */
+/** Every stored or temporary file whose name carries this run's id (`theme-file-updates/<id>-…`). */
 async function filesOfRun(runId: number): Promise<string[]> {
   const found: string[] = [];
   const walk = async (dir: string) => {
     for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) await walk(full);
-      else if (entry.name.startsWith(`${runId}-`) || entry.name.startsWith(`theme-upgrade-${runId}-`)) found.push(full);
+      else if (entry.name.startsWith(`${runId}-`) || entry.name.startsWith(`theme-file-update-${runId}-`)) found.push(full);
     }
   };
   await walk(dataDir());
@@ -203,10 +203,10 @@ describe('a run is a job', () => {
       .select()
       .from(jobsTable)
       .where(eq(jobsTable.id, (await runRow(run.id)).jobId!));
-    expect(job).toMatchObject({ kind: THEME_UPGRADE_JOB, status: 'queued' });
+    expect(job).toMatchObject({ kind: THEME_FILE_UPDATE_JOB, status: 'queued' });
     const phases: string[] = [];
     const worker = engine();
-    const definition = themeUpgradeRunJob(serviceWith(worker, t.app.services.storage));
+    const definition = themeFileUpdateRunJob(serviceWith(worker, t.app.services.storage));
     worker.register({
       ...definition,
       handler: (payload, context) =>
@@ -223,7 +223,7 @@ describe('a run is a job', () => {
     const done = await readRun(person, run.id);
     expect(done).toMatchObject({ status: 'succeeded', phase: null, progress: null, error: null });
     expect(done.report!.detection.release).toMatchObject({ edition: 'LITE', version: DEMO_PREVIOUS_RELEASE.version });
-    const [row] = await t.db.select().from(themeUpgradeRuns).where(eq(themeUpgradeRuns.id, run.id));
+    const [row] = await t.db.select().from(themeFileUpdateRuns).where(eq(themeFileUpdateRuns.id, run.id));
     expect(row!.uploadKey).toBeNull();
   });
 
@@ -233,7 +233,7 @@ describe('a run is a job', () => {
     const run = await started(person, { target_key: regular.apiKey, source_key: lite.apiKey }, await exportOf('LITE'));
     const first = engine();
     const gated = gatedStorage();
-    first.register(themeUpgradeRunJob(serviceWith(first, gated.storage)));
+    first.register(themeFileUpdateRunJob(serviceWith(first, gated.storage)));
     const working = first.runUntilIdle();
     await gated.reached;
     expect(await readRun(person, run.id)).toMatchObject({ status: 'running', phase: 'upload' });
@@ -251,7 +251,7 @@ describe('a run is a job', () => {
     expect(job).toMatchObject({ status: 'queued', lockedBy: null });
 
     const second = engine();
-    second.register(themeUpgradeRunJob(t.app.services.themeUpgrades));
+    second.register(themeFileUpdateRunJob(t.app.services.themeFileUpdates));
     await second.runUntilIdle();
     expect(await readRun(person, run.id)).toMatchObject({ status: 'succeeded', connection_moved: false });
   });
@@ -265,13 +265,13 @@ describe('a run is a job', () => {
     );
     const hung = engine();
     const gated = gatedStorage();
-    hung.register(themeUpgradeRunJob(serviceWith(hung, gated.storage)));
+    hung.register(themeFileUpdateRunJob(serviceWith(hung, gated.storage)));
     const hanging = hung.runUntilIdle();
     await gated.reached;
     // The hung worker no longer renews its claim (as a killed process): past the lease, another worker takes the job.
     const later = () => new Date(Date.now() + 5 * 60_000);
     const other = engine({ now: later });
-    other.register(themeUpgradeRunJob(t.app.services.themeUpgrades));
+    other.register(themeFileUpdateRunJob(t.app.services.themeFileUpdates));
     await other.runUntilIdle();
     const done = await readRun(person, run.id);
     expect(done).toMatchObject({ status: 'succeeded', connection_moved: true });
@@ -312,14 +312,14 @@ describe('a run whose job was given up', () => {
       await exportOf('LITE'),
     );
     const worker = engine();
-    worker.register(themeUpgradeRunJob(t.app.services.themeUpgrades));
+    worker.register(themeFileUpdateRunJob(t.app.services.themeFileUpdates));
     await worker.runUntilIdle();
     expect(await readRun(person, again.id)).toMatchObject({ status: 'succeeded' });
   });
 });
 
 async function runRow(id: number) {
-  const [row] = await t.db.select().from(themeUpgradeRuns).where(eq(themeUpgradeRuns.id, id));
+  const [row] = await t.db.select().from(themeFileUpdateRuns).where(eq(themeFileUpdateRuns.id, id));
   return row!;
 }
 
@@ -335,7 +335,7 @@ describe('cancelling', () => {
     const stranger = await newCustomer(t, 'cancel-stranger');
     const foreign = await t.app.inject({
       method: 'POST',
-      url: `/theme-upgrades/${run.id}/cancel`,
+      url: `/theme-file-updates/${run.id}/cancel`,
       headers: auth(stranger.token),
     });
     expect(foreign.statusCode).toBe(404);
@@ -343,17 +343,17 @@ describe('cancelling', () => {
 
     const response = await t.app.inject({
       method: 'POST',
-      url: `/theme-upgrades/${run.id}/cancel`,
+      url: `/theme-file-updates/${run.id}/cancel`,
       headers: auth(person.token),
     });
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json<{ run: ThemeUpgradeRun }>().run).toMatchObject({
+    expect(response.json<{ run: ThemeFileUpdateRun }>().run).toMatchObject({
       status: 'cancelled',
       error: { code: 'cancelled', message: 'Upgrade cancelled. Nothing was changed.' },
       download_url: null,
     });
     const worker = engine();
-    worker.register(themeUpgradeRunJob(t.app.services.themeUpgrades));
+    worker.register(themeFileUpdateRunJob(t.app.services.themeFileUpdates));
     await worker.runUntilIdle();
     const row = await runRow(run.id);
     expect(row).toMatchObject({ status: 'cancelled', connectionMoved: false, outputKey: null, uploadKey: null });
@@ -364,7 +364,7 @@ describe('cancelling', () => {
 
     const again = await t.app.inject({
       method: 'POST',
-      url: `/theme-upgrades/${run.id}/cancel`,
+      url: `/theme-file-updates/${run.id}/cancel`,
       headers: auth(person.token),
     });
     expect(again.statusCode).toBe(409);
@@ -384,12 +384,12 @@ describe('cancelling', () => {
     );
     const worker = engine();
     const gated = gatedStorage();
-    worker.register(themeUpgradeRunJob(serviceWith(worker, gated.storage)));
+    worker.register(themeFileUpdateRunJob(serviceWith(worker, gated.storage)));
     const working = worker.runUntilIdle();
     await gated.reached;
     const response = await t.app.inject({
       method: 'POST',
-      url: `/theme-upgrades/${run.id}/cancel`,
+      url: `/theme-file-updates/${run.id}/cancel`,
       headers: auth(person.token),
     });
     expect(response.statusCode, response.body).toBe(200);
@@ -408,9 +408,9 @@ describe('the recurring sweep', () => {
     await connectTo(person, regular.apiKey, 'aurora-outfitters');
     let offset = 0;
     const worker = engine({ now: () => new Date(Date.now() + offset) });
-    scheduleThemeUpgradeJobs(worker, t.app.services.themeUpgrades);
+    scheduleThemeFileUpdateJobs(worker, t.app.services.themeFileUpdates);
     const old = await started(person, { target_key: regular.apiKey, source_key: lite.apiKey }, await exportOf('LITE'));
-    await worker.runUntilIdle({ kinds: [THEME_UPGRADE_JOB] });
+    await worker.runUntilIdle({ kinds: [THEME_FILE_UPDATE_JOB] });
     const oldRow = await runRow(old.id);
     expect(oldRow.status, oldRow.errorMessage ?? '').toBe('succeeded');
     // A run made 6 days later: its files are kept 6 days longer.
@@ -419,20 +419,20 @@ describe('the recurring sweep', () => {
       { target_key: regular.apiKey, source_key: lite.apiKey },
       await exportOf('LITE'),
     );
-    await worker.runUntilIdle({ kinds: [THEME_UPGRADE_JOB] });
+    await worker.runUntilIdle({ kinds: [THEME_FILE_UPDATE_JOB] });
     await t.db
-      .update(themeUpgradeRuns)
+      .update(themeFileUpdateRuns)
       .set({ expiresAt: new Date(Date.now() + 13 * DAY_MS) })
-      .where(eq(themeUpgradeRuns.id, young.id));
+      .where(eq(themeFileUpdateRuns.id, young.id));
     const storage = t.app.services.storage;
     expect(await storage.stat(oldRow.outputKey!)).not.toBeNull();
 
     // Day 8 of the first run: the hourly schedule comes round and deletes its files only.
     offset = 7 * DAY_MS + 60 * 60_000;
-    await worker.runUntilIdle({ kinds: [THEME_UPGRADE_SWEEP_JOB] });
+    await worker.runUntilIdle({ kinds: [THEME_FILE_UPDATE_SWEEP_JOB] });
     offset += 2 * 60 * 60_000;
-    await worker.runUntilIdle({ kinds: [THEME_UPGRADE_SWEEP_JOB] });
-    const sweeps = await t.db.select().from(jobsTable).where(eq(jobsTable.kind, THEME_UPGRADE_SWEEP_JOB));
+    await worker.runUntilIdle({ kinds: [THEME_FILE_UPDATE_SWEEP_JOB] });
+    const sweeps = await t.db.select().from(jobsTable).where(eq(jobsTable.kind, THEME_FILE_UPDATE_SWEEP_JOB));
     expect(sweeps.length).toBeGreaterThan(0);
     expect(sweeps.every((job) => job.status === 'done')).toBe(true);
     const swept = await runRow(old.id);
@@ -452,7 +452,7 @@ describe('a key that licenses another store moves only with consent naming it', 
     await connectTo(person, regular.apiKey, 'second-shop');
     const preview = await t.app.inject({
       method: 'GET',
-      url: `/theme-upgrades/preview?target_key=${regular.apiKey}&source_key=${lite.apiKey}`,
+      url: `/theme-file-updates/preview?target_key=${regular.apiKey}&source_key=${lite.apiKey}`,
       headers: auth(person.token),
     });
     expect(preview.json()).toMatchObject({
@@ -470,13 +470,13 @@ describe('a key that licenses another store moves only with consent naming it', 
         code: 'target_connected',
       });
     }
-    expect(await t.db.select().from(themeUpgradeRuns).where(eq(themeUpgradeRuns.userId, person.id))).toEqual([]);
+    expect(await t.db.select().from(themeFileUpdateRuns).where(eq(themeFileUpdateRuns.userId, person.id))).toEqual([]);
     expect(await keysOf(person)).toEqual(before);
 
     // Not moving the connection needs no consent: the other store keeps its license.
     const kept = await started(person, { ...fields, move_connection: 'false' }, theme);
     const worker = engine();
-    worker.register(themeUpgradeRunJob(t.app.services.themeUpgrades));
+    worker.register(themeFileUpdateRunJob(t.app.services.themeFileUpdates));
     await worker.runUntilIdle();
     expect(await readRun(person, kept.id)).toMatchObject({ status: 'succeeded', connection_moved: false });
     expect(await keysOf(person)).toEqual(before);
@@ -501,7 +501,7 @@ describe('a key that licenses another store moves only with consent naming it', 
     await connectTo(person, regular.apiKey, 'third-shop');
     const before = await keysOf(person);
     const worker = engine();
-    worker.register(themeUpgradeRunJob(t.app.services.themeUpgrades));
+    worker.register(themeFileUpdateRunJob(t.app.services.themeFileUpdates));
     await worker.runUntilIdle();
     expect(await readRun(person, run.id)).toMatchObject({
       status: 'failed',

@@ -1,16 +1,16 @@
 /**
- * Theme-file upgrades on real themes (issue 20): Shopify's Dawn 12.0.0, 14.0.0 and 15.3.0 uploaded as releases, a
- * merchant's customised export of one of them upgraded through `POST /theme-upgrades` — 12.0.0 → 14.0.0 and 14.0.0 →
+ * Theme-file updates on real themes (issue 20): Shopify's Dawn 12.0.0, 14.0.0 and 15.3.0 uploaded as releases, a
+ * merchant's customised export of one of them upgraded through `POST /theme-file-updates` — 12.0.0 → 14.0.0 and 14.0.0 →
  * 15.3.0, in the same edition and across editions with the store's connection moved. Needs ../shared (CI has it).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
-import { THEME_UPGRADE_JOB } from '../src/modules/theme-upgrades/theme-upgrades.service';
+import type { ThemeFileUpdateRun } from '@keyport/shared/contracts/theme-file-updates';
+import { THEME_FILE_UPDATE_JOB } from '../src/modules/theme-file-updates/theme-file-updates.service';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import { parse } from 'jsonc-parser';
-import { readZipFiles } from '../src/lib/theme-upgrade/fixtures.test-helpers';
+import { readZipFiles } from '../src/lib/theme-update/fixtures.test-helpers';
 import {
   DAWN_14_MIGRATION_MAP,
   DAWN_CUSTOM,
@@ -36,7 +36,7 @@ import { expectUnzipTestPasses } from './helpers/theme-zip';
 type Json = Record<string, unknown>;
 type Files = Map<string, Buffer>;
 
-const dataDir = useDataDir('theme-upgrades-dawn');
+const dataDir = useDataDir('theme-file-updates-dawn');
 let t: TestApp;
 const STORE = 'aurora-outfitters.myshopify.com';
 
@@ -58,7 +58,7 @@ const tempFile = (label: string) => path.join(dataDir(), `${label}-${++files}.zi
 
 if (!HAS_DAWN) it.skip(NO_DAWN_MESSAGE, () => undefined);
 
-describe.skipIf(!HAS_DAWN)('theme-file upgrades of real Dawn themes', () => {
+describe.skipIf(!HAS_DAWN)('theme-file updates of real Dawn themes', () => {
   const exports = new Map<DawnVersion, Buffer>();
   const targetErrors = new Map<DawnVersion, Promise<string[]>>();
 
@@ -104,16 +104,16 @@ describe.skipIf(!HAS_DAWN)('theme-file upgrades of real Dawn themes', () => {
     );
     const response = await t.app.inject({
       method: 'POST',
-      url: '/theme-upgrades',
+      url: '/theme-file-updates',
       headers: { ...auth(person.token), ...body.headers },
       payload: body.payload,
     });
     expect(response.statusCode, response.body).toBe(201);
     const get = (url: string) => t.app.inject({ method: 'GET', url, headers: auth(person.token) });
     // The upload answers at once; the run is a job (ADR 041).
-    await t.app.services.jobs.runUntilIdle({ kinds: [THEME_UPGRADE_JOB] });
-    const { run } = (await get(`/theme-upgrades/${response.json<{ run: ThemeUpgradeRun }>().run.id}`)).json<{
-      run: ThemeUpgradeRun;
+    await t.app.services.jobs.runUntilIdle({ kinds: [THEME_FILE_UPDATE_JOB] });
+    const { run } = (await get(`/theme-file-updates/${response.json<{ run: ThemeFileUpdateRun }>().run.id}`)).json<{
+      run: ThemeFileUpdateRun;
     }>();
     expect(run.status, JSON.stringify(run.error)).toBe('succeeded');
     const outputPath = tempFile('output');

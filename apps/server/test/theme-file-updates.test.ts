@@ -4,12 +4,12 @@ import { eq } from 'drizzle-orm';
 import { themeCheckRun } from '@shopify/theme-check-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Key } from '@keyport/shared/contracts/keys';
-import type { ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
+import type { ThemeFileUpdateRun } from '@keyport/shared/contracts/theme-file-updates';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import { generateThemeZip, type GenerateThemeZipOptions } from '../src/db/demo-theme';
 import { DEMO_PREVIOUS_RELEASE, DEMO_RELEASE } from '../src/db/seed-data';
-import { releases, themeUpgradeRuns } from '../src/db/schema';
-import { THEME_UPGRADE_JOB } from '../src/modules/theme-upgrades/theme-upgrades.service';
+import { releases, themeFileUpdateRuns } from '../src/db/schema';
+import { THEME_FILE_UPDATE_JOB } from '../src/modules/theme-file-updates/theme-file-updates.service';
 import { auth, createTestApp, type TestApp } from './helpers/test-app';
 import {
   claimNewKey,
@@ -22,7 +22,7 @@ import {
 } from './helpers/releases';
 import { expectUnzipTestPasses, listEntries, unzipFile, writeZip } from './helpers/theme-zip';
 
-const dataDir = useDataDir('theme-upgrades');
+const dataDir = useDataDir('theme-file-updates');
 let t: TestApp;
 
 type Person = { token: string; id: number };
@@ -97,6 +97,7 @@ async function postUpgrade(
   person: Person,
   fields: { target_key: string; source_key: string; move_connection?: string },
   theme: Buffer | null,
+  url = '/theme-file-updates',
 ) {
   const body = await multipartBody(
     { move_connection: 'false', ...fields },
@@ -104,7 +105,7 @@ async function postUpgrade(
   );
   return t.app.inject({
     method: 'POST',
-    url: '/theme-upgrades',
+    url,
     headers: { ...auth(person.token), ...body.headers },
     payload: body.payload,
   });
@@ -114,15 +115,22 @@ async function postUpgrade(
  * The upload answers at once with the run in progress (ADR 041); the job does the work: run it, then read the run
  * back as the page does.
  */
-async function finished(person: Person, response: Awaited<ReturnType<typeof postUpgrade>>): Promise<ThemeUpgradeRun> {
+async function finished(
+  person: Person,
+  response: Awaited<ReturnType<typeof postUpgrade>>,
+): Promise<ThemeFileUpdateRun> {
   expect(response.statusCode, response.body).toBe(201);
-  const queued = response.json<{ run: ThemeUpgradeRun }>().run;
+  const queued = response.json<{ run: ThemeFileUpdateRun }>().run;
   expect(queued).toMatchObject({ status: 'running', report: null, download_url: null });
   expect(queued.phase).not.toBeNull();
-  await t.app.services.jobs.runUntilIdle({ kinds: [THEME_UPGRADE_JOB] });
-  const read = await t.app.inject({ method: 'GET', url: `/theme-upgrades/${queued.id}`, headers: auth(person.token) });
+  await t.app.services.jobs.runUntilIdle({ kinds: [THEME_FILE_UPDATE_JOB] });
+  const read = await t.app.inject({
+    method: 'GET',
+    url: `/theme-file-updates/${queued.id}`,
+    headers: auth(person.token),
+  });
   expect(read.statusCode, read.body).toBe(200);
-  return read.json<{ run: ThemeUpgradeRun }>().run;
+  return read.json<{ run: ThemeFileUpdateRun }>().run;
 }
 
 async function keysOf(person: Person): Promise<Key[]> {
@@ -138,7 +146,7 @@ async function download(person: Person, url: string) {
 function expectEveryValueAccountedFor(
   merchant: Record<string, unknown>,
   output: Record<string, unknown>,
-  run: ThemeUpgradeRun,
+  run: ThemeFileUpdateRun,
 ) {
   for (const [id, value] of Object.entries(merchant)) {
     if (id === 'sections' || id === 'content_for_index' || id === 'license_token') continue;
@@ -229,7 +237,58 @@ describe('GET /keys/list_keys_upgrade', () => {
   });
 });
 
-describe('POST /theme-upgrades', () => {
+describe('the paths before the rename, /theme-upgrades… (ADR 044, for one release)', () => {
+  it('answer as /theme-file-updates… does: start, read, list, preview, cancel and every download', async () => {
+    const person = await newCustomer(t, 'old-paths');
+    const lite = await claimNewKey(t, person.token, 'LITE');
+    const regular = await claimNewKey(t, person.token, 'REGULAR');
+    await issueThemeToken(t, person.token, lite.apiKey);
+    await issueThemeToken(t, person.token, regular.apiKey);
+    const keys = { target_key: regular.apiKey, source_key: lite.apiKey };
+    const run = await finished(
+      person,
+      await postUpgrade(person, keys, await merchantExport('LITE'), '/theme-upgrades'),
+    );
+    expect(run, JSON.stringify(run.error)).toMatchObject({
+      status: 'succeeded',
+      download_url: `/theme-file-updates/${run.id}/theme.zip`,
+    });
+    const preview = `preview?target_key=${regular.apiKey}&source_key=${lite.apiKey}`;
+    for (const rest of [
+      `${run.id}`,
+      `${run.id}/theme.zip`,
+      `${run.id}/report.json`,
+      `${run.id}/report.html`,
+      `${run.id}/review.zip`,
+      `?key=${lite.apiKey}`,
+      preview,
+    ]) {
+      const [now, before] = await Promise.all([
+        download(person, `/theme-file-updates${rest.startsWith('?') ? '' : '/'}${rest}`),
+        download(person, `/theme-upgrades${rest.startsWith('?') ? '' : '/'}${rest}`),
+      ]);
+      expect(now.statusCode, rest).toBe(200);
+      expect([before.statusCode, before.headers['content-type'], before.headers['content-disposition']], rest).toEqual([
+        200,
+        now.headers['content-type'],
+        now.headers['content-disposition'],
+      ]);
+      expect(before.rawPayload.equals(now.rawPayload), rest).toBe(true);
+    }
+    const cancel = (url: string) => t.app.inject({ method: 'POST', url, headers: auth(person.token) });
+    const cancelled = await cancel(`/theme-upgrades/${run.id}/cancel`);
+    expect([cancelled.statusCode, cancelled.json()]).toEqual([
+      409,
+      (await cancel(`/theme-file-updates/${run.id}/cancel`)).json(),
+    ]);
+    expect(cancelled.json<{ code: string }>().code).toBe('run_finished');
+    const stranger = await newCustomer(t, 'old-paths-stranger');
+    expect((await download(stranger, `/theme-upgrades/${run.id}/theme.zip`)).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/theme-upgrades/${run.id}` })).statusCode).toBe(401);
+  });
+});
+
+describe('POST /theme-file-updates', () => {
   it('LITE → REGULAR with the connection moved: every value kept or reported, the REGULAR key takes the store', async () => {
     const person = await newCustomer(t, 'l2r');
     const lite = await claimNewKey(t, person.token, 'LITE');
@@ -239,7 +298,7 @@ describe('POST /theme-upgrades', () => {
 
     const preview = await t.app.inject({
       method: 'GET',
-      url: `/theme-upgrades/preview?target_key=${regular.apiKey}&source_key=${lite.apiKey}`,
+      url: `/theme-file-updates/preview?target_key=${regular.apiKey}&source_key=${lite.apiKey}`,
       headers: auth(person.token),
     });
     expect(preview.statusCode, preview.body).toBe(200);
@@ -344,12 +403,17 @@ describe('POST /theme-upgrades', () => {
     // Listed for either key, readable again, and nobody else's.
     const listed = await t.app.inject({
       method: 'GET',
-      url: `/theme-upgrades?key=${lite.apiKey}`,
+      url: `/theme-file-updates?key=${lite.apiKey}`,
       headers: auth(person.token),
     });
-    expect(listed.json<{ runs: ThemeUpgradeRun[] }>().runs.map((r) => r.id)).toEqual([run.id]);
+    expect(listed.json<{ runs: ThemeFileUpdateRun[] }>().runs.map((r) => r.id)).toEqual([run.id]);
     const stranger = await newCustomer(t, 'stranger-runs');
-    for (const url of [`/theme-upgrades/${run.id}`, run.download_url!, run.report_json_url!, run.report_html_url!]) {
+    for (const url of [
+      `/theme-file-updates/${run.id}`,
+      run.download_url!,
+      run.report_json_url!,
+      run.report_html_url!,
+    ]) {
       const other = await download(stranger, url);
       expect(other.statusCode, url).toBe(404);
     }
@@ -392,7 +456,7 @@ describe('POST /theme-upgrades', () => {
       (
         await t.app.inject({
           method: 'GET',
-          url: `/theme-upgrades/preview?target_key=${key.apiKey}&source_key=${key.apiKey}`,
+          url: `/theme-file-updates/preview?target_key=${key.apiKey}&source_key=${key.apiKey}`,
           headers: auth(person.token),
         })
       ).json<{ source: { edition: Tier }; target: { edition: Tier }; kind: string }>();
@@ -459,11 +523,11 @@ describe('POST /theme-upgrades', () => {
     }
     const preview = await t.app.inject({
       method: 'GET',
-      url: `/theme-upgrades/preview?target_key=${theirs.apiKey}&source_key=${lite.apiKey}`,
+      url: `/theme-file-updates/preview?target_key=${theirs.apiKey}&source_key=${lite.apiKey}`,
       headers: auth(person.token),
     });
     expect(preview.statusCode).toBe(404);
-    expect(await t.db.select().from(themeUpgradeRuns).where(eq(themeUpgradeRuns.userId, person.id))).toEqual([]);
+    expect(await t.db.select().from(themeFileUpdateRuns).where(eq(themeFileUpdateRuns.userId, person.id))).toEqual([]);
   });
 
   describe('bad input is a 4xx with {error, code}, and records no run', () => {
@@ -535,7 +599,7 @@ describe('POST /theme-upgrades', () => {
     });
 
     it('records no run: refused before anything is stored', async () => {
-      const rows = await t.db.select().from(themeUpgradeRuns).where(eq(themeUpgradeRuns.userId, person.id));
+      const rows = await t.db.select().from(themeFileUpdateRuns).where(eq(themeFileUpdateRuns.userId, person.id));
       expect(rows).toEqual([]);
     });
   });
@@ -548,7 +612,7 @@ describe('POST /theme-upgrades', () => {
     const theme = await merchantExport('LITE');
     // The first run is in progress (as while the engine works): the partial unique index refuses a second.
     const [running] = await t.db
-      .insert(themeUpgradeRuns)
+      .insert(themeFileUpdateRuns)
       .values({
         userId: person.id,
         sourceKeyId: lite.id,
@@ -566,9 +630,9 @@ describe('POST /theme-upgrades', () => {
     expect(blocked.json()).toMatchObject({ code: 'run_in_progress' });
     // A run left `running` by a process that died no longer blocks the key after 15 minutes.
     await t.db
-      .update(themeUpgradeRuns)
+      .update(themeFileUpdateRuns)
       .set({ createdAt: new Date(Date.now() - 16 * 60 * 1000) })
-      .where(eq(themeUpgradeRuns.id, running!.id));
+      .where(eq(themeFileUpdateRuns.id, running!.id));
 
     // Two at once through the API: exactly one succeeds.
     const both = await Promise.all([
@@ -579,7 +643,7 @@ describe('POST /theme-upgrades', () => {
     expect(statuses[0]).toBe(201);
     // Either the second started while the first ran (409), or after it finished (201): never a 500.
     expect([201, 409]).toContain(statuses[1]);
-    const [abandoned] = await t.db.select().from(themeUpgradeRuns).where(eq(themeUpgradeRuns.id, running!.id));
+    const [abandoned] = await t.db.select().from(themeFileUpdateRuns).where(eq(themeFileUpdateRuns.id, running!.id));
     expect(abandoned).toMatchObject({ status: 'failed', errorCode: 'abandoned' });
   });
 
@@ -596,16 +660,16 @@ describe('POST /theme-upgrades', () => {
     const days = (Date.parse(run.expires_at) - Date.parse(run.created_at)) / 86_400_000;
     expect(days).toBeCloseTo(7, 3);
     await t.db
-      .update(themeUpgradeRuns)
+      .update(themeFileUpdateRuns)
       .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(themeUpgradeRuns.id, run.id));
+      .where(eq(themeFileUpdateRuns.id, run.id));
     for (const url of [run.download_url!, run.report_json_url!, run.report_html_url!]) {
       const expired = await download(person, url);
       expect(expired.statusCode, url).toBe(410);
       expect(expired.json()).toMatchObject({ code: 'run_expired' });
     }
-    const again = await download(person, `/theme-upgrades/${run.id}`);
-    expect(again.json<{ run: ThemeUpgradeRun }>().run).toMatchObject({ download_url: null, report_json_url: null });
+    const again = await download(person, `/theme-file-updates/${run.id}`);
+    expect(again.json<{ run: ThemeFileUpdateRun }>().run).toMatchObject({ download_url: null, report_json_url: null });
   });
 });
 

@@ -3,12 +3,12 @@ import type { Key } from '@keyport/shared/contracts/keys';
 import { UpgradeLicenseAction } from '../features/upgrades/components/upgrade-license-action';
 import { useUrlDialog } from '../lib/url-dialog';
 
-// The theme-upgrade dialogs load when first opened, from one chunk: the dashboard's initial bundle stays within budget.
-const loadEntry = () => import('../features/theme-upgrades/entry');
-const ThemeUpgradeLauncher = lazy(() => loadEntry().then((m) => ({ default: m.ThemeUpgradeLauncher })));
+// The theme-file-update dialogs load when first opened, from one chunk: the dashboard's initial bundle stays within budget.
+const loadEntry = () => import('../features/theme-file-updates/entry');
+const ThemeFileUpdateLauncher = lazy(() => loadEntry().then((m) => ({ default: m.ThemeFileUpdateLauncher })));
 const UpgradeThemeFileDialog = lazy(() => loadEntry().then((m) => ({ default: m.UpgradeThemeFileDialog })));
 
-/** The card's Upgrade button, with Upgrade Options' "Upgrade Theme" handed to the theme-upgrades feature. */
+/** The card's Upgrade button, with Upgrade Options' "Upgrade Theme" handed to the theme-file-updates feature. */
 export function CardUpgradeAction({ licenseKey }: { licenseKey: Key }) {
   const [launching, setLaunching] = useState(false);
   return (
@@ -16,7 +16,7 @@ export function CardUpgradeAction({ licenseKey }: { licenseKey: Key }) {
       <UpgradeLicenseAction licenseKey={licenseKey} onUpgradeTheme={() => setLaunching(true)} />
       {launching ? (
         <Suspense fallback={null}>
-          <ThemeUpgradeLauncher card={licenseKey} onDone={() => setLaunching(false)} />
+          <ThemeFileUpdateLauncher card={licenseKey} onDone={() => setLaunching(false)} />
         </Suspense>
       ) : null}
     </>

@@ -21,13 +21,13 @@ export const listKeysUpgrade = defineContract({
   method: 'GET',
   path: '/keys/list_keys_upgrade',
   summary: "The caller's keys that a lower key of theirs can take theme files from",
-  tags: ['theme-upgrades'],
+  tags: ['theme-file-updates'],
   access: 'user',
   response: z.object({ upgradable_keys: z.array(UpgradableKeySchema), error: z.null() }),
 });
 
 /**
- * The report of a theme-file upgrade (issue 20), as stored, answered (`report.json`) and rendered (`report.html`).
+ * The report of a theme-file update (issue 20), as stored, answered (`report.json`) and rendered (`report.html`).
  * It is about the merchant's own changes: each one is in exactly one group.
  * - `kept`: carried into the new theme as it was (a setting value, a section or block added or removed, a text, the
  *   order of the home page, an added file, an edited file the new version did not change).
@@ -104,7 +104,7 @@ export const ReleaseDetectionSchema = z.object({
 });
 export type ReleaseDetection = z.infer<typeof ReleaseDetectionSchema>;
 
-export const ThemeUpgradeReportSchema = z.object({
+export const ThemeFileUpdateReportSchema = z.object({
   detection: ReleaseDetectionSchema,
   /** Counts per group, first. */
   summary: z.object({ kept: z.int(), moved: z.int(), review: z.int(), dropped: z.int() }),
@@ -119,10 +119,10 @@ export const ThemeUpgradeReportSchema = z.object({
   }),
   warnings: z.array(z.string()),
 });
-export type ThemeUpgradeReportBody = z.infer<typeof ThemeUpgradeReportSchema>;
+export type ThemeFileUpdateReportBody = z.infer<typeof ThemeFileUpdateReportSchema>;
 
-export const THEME_UPGRADE_RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled'] as const;
-export type ThemeUpgradeRunStatus = (typeof THEME_UPGRADE_RUN_STATUSES)[number];
+export const THEME_FILE_UPDATE_RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled'] as const;
+export type ThemeFileUpdateRunStatus = (typeof THEME_FILE_UPDATE_RUN_STATUSES)[number];
 
 /**
  * Where a run in progress is (ADR 041): `queued` (waiting for a worker), then the job's phases: `upload` (the stored
@@ -130,11 +130,11 @@ export type ThemeUpgradeRunStatus = (typeof THEME_UPGRADE_RUN_STATUSES)[number];
  * the new theme zip), `check` (the new zip is read back: the target theme, its version, the token) and `write` (the
  * files stored, the connection moved when asked).
  */
-export const THEME_UPGRADE_PHASES = ['queued', 'upload', 'detect', 'merge', 'check', 'write'] as const;
-export type ThemeUpgradePhase = (typeof THEME_UPGRADE_PHASES)[number];
+export const THEME_FILE_UPDATE_PHASES = ['queued', 'upload', 'detect', 'merge', 'check', 'write'] as const;
+export type ThemeFileUpdatePhase = (typeof THEME_FILE_UPDATE_PHASES)[number];
 
 /** Each phase in words for the page. */
-export const THEME_UPGRADE_PHASE_TEXT: Record<ThemeUpgradePhase, string> = {
+export const THEME_FILE_UPDATE_PHASE_TEXT: Record<ThemeFileUpdatePhase, string> = {
   queued: 'Waiting to start',
   upload: 'Reading your theme export',
   detect: 'Finding the release your theme started from',
@@ -145,15 +145,15 @@ export const THEME_UPGRADE_PHASE_TEXT: Record<ThemeUpgradePhase, string> = {
 
 const ThemeSideSchema = z.object({ key: z.string(), edition: z.enum(TIERS), version: z.nullable(z.string()) });
 
-export const ThemeUpgradeRunSchema = z.object({
+export const ThemeFileUpdateRunSchema = z.object({
   id: z.int(),
-  status: z.enum(THEME_UPGRADE_RUN_STATUSES),
+  status: z.enum(THEME_FILE_UPDATE_RUN_STATUSES),
   /** The key (and edition, version) of the theme the store runs now: the one the merchant uploaded. */
   source: ThemeSideSchema,
   /** The key whose edition's latest release the output is built from, and whose token is written into it. */
   target: ThemeSideSchema,
   /** Null while running or when the run failed before a report existed. */
-  report: z.nullable(ThemeUpgradeReportSchema),
+  report: z.nullable(ThemeFileUpdateReportSchema),
   /** Null when the run did not succeed or the files have expired. */
   download_url: z.nullable(z.string()),
   report_json_url: z.nullable(z.string()),
@@ -164,14 +164,14 @@ export const ThemeUpgradeRunSchema = z.object({
   expires_at: z.string(),
   connection_moved: z.boolean(),
   /** While `running`: the phase and how far in it (`done` of `total` files; 0 of 0 when it cannot count). */
-  phase: z.nullable(z.enum(THEME_UPGRADE_PHASES)),
+  phase: z.nullable(z.enum(THEME_FILE_UPDATE_PHASES)),
   progress: z.nullable(z.object({ done: z.int(), total: z.int() })),
   /** When `failed`: why (the message is for people; null message for an internal error). */
   error: z.nullable(z.object({ code: z.string(), message: z.nullable(z.string()) })),
   /** The store whose license the customer agreed to move away (the target key's), when they had to. */
   consent_store: z.nullable(z.string()),
 });
-export type ThemeUpgradeRun = z.infer<typeof ThemeUpgradeRunSchema>;
+export type ThemeFileUpdateRun = z.infer<typeof ThemeFileUpdateRunSchema>;
 
 const keyField = z.string().check(z.trim(), z.minLength(1, 'key is required'), z.maxLength(100));
 const runIdParams = z.object({ id: idString('Invalid upgrade run') });
@@ -180,12 +180,12 @@ const runIdParams = z.object({ id: idString('Invalid upgrade run') });
  * The page's "before anything happens" view: source and target license, edition and the version of each. The source
  * version is the store's (unknown until the upload: null); the target version is the latest release of its edition.
  */
-export const previewThemeUpgrade = defineContract({
-  operationId: 'previewThemeUpgrade',
+export const previewThemeFileUpdate = defineContract({
+  operationId: 'previewThemeFileUpdate',
   method: 'GET',
-  path: '/theme-upgrades/preview',
+  path: '/theme-file-updates/preview',
   summary: 'Source and target license, edition and target version of a theme upgrade, before the upload',
-  tags: ['theme-upgrades'],
+  tags: ['theme-file-updates'],
   access: 'user',
   query: z.object({ target_key: keyField, source_key: keyField }),
   response: z.object({
@@ -208,16 +208,16 @@ export const previewThemeUpgrade = defineContract({
  * Multipart: target_key, source_key, move_connection ('true'/'false'), consent_store (when the target key licenses
  * another store: that store's name, the customer's consent that it loses its license), then the file `theme` (the
  * store's export). Same-edition update: source_key = target_key. Answers at once with the run (`running`, phase
- * `queued`); the work runs as a job (poll `GET /theme-upgrades/:id`). Errors: 400/413/422 `{error, code}` for bad
+ * `queued`); the work runs as a job (poll `GET /theme-file-updates/:id`). Errors: 400/413/422 `{error, code}` for bad
  * input, 404 for a key that is not the caller's, 409 when another run of that key or store is in progress, and 409
  * `target_connected` when moving the connection would take another store's license without a consent naming it.
  */
-export const createThemeUpgrade = defineContract({
-  operationId: 'createThemeUpgrade',
+export const createThemeFileUpdate = defineContract({
+  operationId: 'createThemeFileUpdate',
   method: 'POST',
-  path: '/theme-upgrades',
+  path: '/theme-file-updates',
   summary: "Upgrade or update a store's theme export to the target key's latest release (multipart/form-data)",
-  tags: ['theme-upgrades'],
+  tags: ['theme-file-updates'],
   access: 'user',
   status: 201,
   multipartBody: z.object({
@@ -229,97 +229,131 @@ export const createThemeUpgrade = defineContract({
       .string()
       .register(globalRegistry, { contentMediaType: 'application/zip', description: "The store's theme export" }),
   }),
-  response: z.object({ run: ThemeUpgradeRunSchema }),
+  response: z.object({ run: ThemeFileUpdateRunSchema }),
 });
 
-export const listThemeUpgrades = defineContract({
-  operationId: 'listThemeUpgrades',
+export const listThemeFileUpdates = defineContract({
+  operationId: 'listThemeFileUpdates',
   method: 'GET',
-  path: '/theme-upgrades',
+  path: '/theme-file-updates',
   summary: "The caller's theme upgrade runs, newest first (optionally those of one key, as source or target)",
-  tags: ['theme-upgrades'],
+  tags: ['theme-file-updates'],
   access: 'user',
   query: z.object({ key: z.optional(z.string().check(z.maxLength(100))) }),
-  response: z.object({ runs: z.array(ThemeUpgradeRunSchema) }),
+  response: z.object({ runs: z.array(ThemeFileUpdateRunSchema) }),
 });
 
-export const getThemeUpgrade = defineContract({
-  operationId: 'getThemeUpgrade',
+export const getThemeFileUpdate = defineContract({
+  operationId: 'getThemeFileUpdate',
   method: 'GET',
-  path: '/theme-upgrades/:id',
+  path: '/theme-file-updates/:id',
   summary: 'One theme upgrade run with its report',
-  tags: ['theme-upgrades'],
+  tags: ['theme-file-updates'],
   access: 'user',
   params: runIdParams,
-  response: z.object({ run: ThemeUpgradeRunSchema }),
+  response: z.object({ run: ThemeFileUpdateRunSchema }),
 });
 
 /**
  * Cancels a run in progress (owner only): it writes nothing and moves no connection. 409 `run_finished` when it has
  * already ended.
  */
-export const cancelThemeUpgrade = defineContract({
-  operationId: 'cancelThemeUpgrade',
+export const cancelThemeFileUpdate = defineContract({
+  operationId: 'cancelThemeFileUpdate',
   method: 'POST',
-  path: '/theme-upgrades/:id/cancel',
+  path: '/theme-file-updates/:id/cancel',
   summary: 'Cancel a theme upgrade run in progress',
-  tags: ['theme-upgrades'],
+  tags: ['theme-file-updates'],
   access: 'user',
   params: runIdParams,
-  response: z.object({ run: ThemeUpgradeRunSchema }),
+  response: z.object({ run: ThemeFileUpdateRunSchema }),
 });
 
 /** The output zip (owner only; 410 after 7 days). */
-export const downloadThemeUpgradeZip = defineContract({
-  operationId: 'downloadThemeUpgradeZip',
+export const downloadThemeFileUpdateZip = defineContract({
+  operationId: 'downloadThemeFileUpdateZip',
   produces: 'application/zip',
   method: 'GET',
-  path: '/theme-upgrades/:id/theme.zip',
+  path: '/theme-file-updates/:id/theme.zip',
   summary: 'The upgraded theme zip of a run',
-  tags: ['theme-upgrades'],
+  tags: ['theme-file-updates'],
   access: 'user',
   params: runIdParams,
 });
 
-export const downloadThemeUpgradeReportJson = defineContract({
-  operationId: 'downloadThemeUpgradeReportJson',
+export const downloadThemeFileUpdateReportJson = defineContract({
+  operationId: 'downloadThemeFileUpdateReportJson',
   method: 'GET',
-  path: '/theme-upgrades/:id/report.json',
+  path: '/theme-file-updates/:id/report.json',
   summary: 'The report of a run as a JSON download',
-  tags: ['theme-upgrades'],
+  tags: ['theme-file-updates'],
   access: 'user',
   params: runIdParams,
-  response: ThemeUpgradeReportSchema,
+  response: ThemeFileUpdateReportSchema,
 });
 
-export const downloadThemeUpgradeReportHtml = defineContract({
-  operationId: 'downloadThemeUpgradeReportHtml',
+export const downloadThemeFileUpdateReportHtml = defineContract({
+  operationId: 'downloadThemeFileUpdateReportHtml',
   produces: 'text/html',
   method: 'GET',
-  path: '/theme-upgrades/:id/report.html',
+  path: '/theme-file-updates/:id/report.html',
   summary: 'The report of a run as a readable HTML page',
-  tags: ['theme-upgrades'],
+  tags: ['theme-file-updates'],
   access: 'user',
   params: runIdParams,
 });
 
 /** The merchant's copies of the files they had edited (owner only; 410 after 7 days). */
-export const downloadThemeUpgradeReview = defineContract({
-  operationId: 'downloadThemeUpgradeReview',
+export const downloadThemeFileUpdateReview = defineContract({
+  operationId: 'downloadThemeFileUpdateReview',
   produces: 'application/zip',
   method: 'GET',
-  path: '/theme-upgrades/:id/review.zip',
+  path: '/theme-file-updates/:id/review.zip',
   summary: 'Your own copies of the files you had edited, for review',
-  tags: ['theme-upgrades'],
+  tags: ['theme-file-updates'],
   access: 'user',
   params: runIdParams,
 });
 
+/**
+ * The paths these routes had before the rename (ADR 044), `/theme-upgrades…`, answering the same for one release: a
+ * page loaded before the deploy keeps polling its run, cancelling it and downloading its files there. Each is its
+ * contract with the old path (same access, schemas and handler). Remove them in the release after.
+ */
+const atOldPath = <const C extends { operationId: string; path: string; summary: string }>(contract: C, path: string) =>
+  ({
+    ...contract,
+    operationId: `${contract.operationId}AtOldPath`,
+    path,
+    summary: `${contract.summary} (its path before ADR 044, kept for one release: ${contract.path})`,
+  }) as const;
+export const previewThemeFileUpdateAtOldPath = defineContract(
+  atOldPath(previewThemeFileUpdate, '/theme-upgrades/preview'),
+);
+export const createThemeFileUpdateAtOldPath = defineContract(atOldPath(createThemeFileUpdate, '/theme-upgrades'));
+export const listThemeFileUpdatesAtOldPath = defineContract(atOldPath(listThemeFileUpdates, '/theme-upgrades'));
+export const getThemeFileUpdateAtOldPath = defineContract(atOldPath(getThemeFileUpdate, '/theme-upgrades/:id'));
+export const cancelThemeFileUpdateAtOldPath = defineContract(
+  atOldPath(cancelThemeFileUpdate, '/theme-upgrades/:id/cancel'),
+);
+export const downloadThemeFileUpdateZipAtOldPath = defineContract(
+  atOldPath(downloadThemeFileUpdateZip, '/theme-upgrades/:id/theme.zip'),
+);
+export const downloadThemeFileUpdateReportJsonAtOldPath = defineContract(
+  atOldPath(downloadThemeFileUpdateReportJson, '/theme-upgrades/:id/report.json'),
+);
+export const downloadThemeFileUpdateReportHtmlAtOldPath = defineContract(
+  atOldPath(downloadThemeFileUpdateReportHtml, '/theme-upgrades/:id/report.html'),
+);
+export const downloadThemeFileUpdateReviewAtOldPath = defineContract(
+  atOldPath(downloadThemeFileUpdateReview, '/theme-upgrades/:id/review.zip'),
+);
+
 /** Days a run's files can be downloaded again. */
-export const THEME_UPGRADE_RETENTION_DAYS = 7;
+export const THEME_FILE_UPDATE_RETENTION_DAYS = 7;
 
 /** §8 "Upgrade flows" texts (the web shows them; the server answers some of them). */
-export const THEME_UPGRADE_MESSAGES = {
+export const THEME_FILE_UPDATE_MESSAGES = {
   loadOptionsFailed: 'Failed to load upgrade options',
   checkOptionsFailed: 'Failed to check upgrade options',
   noHigherTier: 'No higher-tier licenses found. You need a REGULAR or PRO license to upgrade LITE theme files.',

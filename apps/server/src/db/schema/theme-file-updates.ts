@@ -1,4 +1,4 @@
-/** modules/theme-upgrades: theme-file upgrade runs. */
+/** modules/theme-file-updates: theme-file update runs. */
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -18,14 +18,14 @@ import { createdAt, tierEnum } from './columns';
 import { licenseKeys } from './keys';
 import { releases } from './releases';
 
-export const themeUpgradeRunStatusEnum = pgEnum('theme_upgrade_run_status', [
+export const themeFileUpdateRunStatusEnum = pgEnum('theme_update_run_status', [
   'running',
   'succeeded',
   'failed',
   'cancelled',
 ]);
 /** Where a run in progress is (ADR 041): waiting for a worker, then the job's phases. */
-export const themeUpgradePhaseEnum = pgEnum('theme_upgrade_phase', [
+export const themeFileUpdatePhaseEnum = pgEnum('theme_update_phase', [
   'queued',
   'upload',
   'detect',
@@ -35,11 +35,11 @@ export const themeUpgradePhaseEnum = pgEnum('theme_upgrade_phase', [
 ]);
 
 /**
- * One theme-file upgrade or update: who ran it, which keys, the versions, the report and the stored output (kept
+ * One theme-file update or update: who ran it, which keys, the versions, the report and the stored output (kept
  * 7 days). At most one run in progress per target key, per source key and per store (partial unique indexes).
  */
-export const themeUpgradeRuns = pgTable(
-  'theme_upgrade_runs',
+export const themeFileUpdateRuns = pgTable(
+  'theme_update_runs',
   {
     id: serial('id').primaryKey(),
     userId: integer('user_id')
@@ -64,7 +64,7 @@ export const themeUpgradeRuns = pgTable(
     store: text('store'),
     moveConnection: boolean('move_connection').notNull().default(false),
     connectionMoved: boolean('connection_moved').notNull().default(false),
-    status: themeUpgradeRunStatusEnum('status').notNull().default('running'),
+    status: themeFileUpdateRunStatusEnum('status').notNull().default('running'),
     report: jsonb('report').$type<unknown>(),
     reportHtmlKey: text('report_html_key'),
     /** The merchant's copies of files they edited (the target's version is in the output), when there are any. */
@@ -77,7 +77,7 @@ export const themeUpgradeRuns = pgTable(
     jobId: integer('job_id'),
     /** The uploaded export while the run needs it (deleted when it ends). */
     uploadKey: text('upload_key'),
-    phase: themeUpgradePhaseEnum('phase').notNull().default('queued'),
+    phase: themeFileUpdatePhaseEnum('phase').notNull().default('queued'),
     progressDone: integer('progress_done').notNull().default(0),
     progressTotal: integer('progress_total').notNull().default(0),
     /** The store the customer agreed would lose its license (the target key's, when connected elsewhere). */
@@ -89,23 +89,23 @@ export const themeUpgradeRuns = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [
-    index('theme_upgrade_runs_user_idx').on(t.userId, t.id),
-    index('theme_upgrade_runs_expires_idx')
+    index('theme_update_runs_user_idx').on(t.userId, t.id),
+    index('theme_update_runs_expires_idx')
       .on(t.expiresAt)
       .where(sql`${t.filesDeletedAt} is null`),
-    uniqueIndex('theme_upgrade_runs_running_target')
+    uniqueIndex('theme_update_runs_running_target')
       .on(t.targetKeyId)
       .where(sql`${t.status} = 'running'`),
-    uniqueIndex('theme_upgrade_runs_running_source')
+    uniqueIndex('theme_update_runs_running_source')
       .on(t.sourceKeyId)
       .where(sql`${t.status} = 'running'`),
-    uniqueIndex('theme_upgrade_runs_running_store')
+    uniqueIndex('theme_update_runs_running_store')
       .on(t.store)
       .where(sql`${t.status} = 'running' and ${t.store} is not null`),
     check(
-      'theme_upgrade_runs_succeeded_has_output',
+      'theme_update_runs_succeeded_has_output',
       sql`${t.status} <> 'succeeded' or (${t.outputKey} is not null and ${t.report} is not null)`,
     ),
-    check('theme_upgrade_runs_moved_only_if_asked', sql`not ${t.connectionMoved} or ${t.moveConnection}`),
+    check('theme_update_runs_moved_only_if_asked', sql`not ${t.connectionMoved} or ${t.moveConnection}`),
   ],
 );

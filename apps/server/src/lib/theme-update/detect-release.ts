@@ -4,7 +4,7 @@
  * (real themes often state an older version than their release). Without a close enough match the caller merges two
  * ways and says so.
  */
-import type { ReleaseDetection } from '@keyport/shared/contracts/theme-upgrades';
+import type { ReleaseDetection } from '@keyport/shared/contracts/theme-file-updates';
 import type { Tier } from '@keyport/shared/domain/tiers';
 
 export type FileManifest = Readonly<Record<string, string>>;

@@ -5,14 +5,14 @@ import { ThemeZipError } from '../theme-zip/errors';
  * the route answers it as a 4xx. ThemeZipError codes (invalid_zip, unsafe_entry_path, too_many_entries,
  * uncompressed_too_large, not_a_theme …) pass through unchanged; the upgrade adds its own below.
  */
-export type ThemeUpgradeErrorCode =
+export type ThemeUpdateErrorCode =
   ThemeZipError['code'] | 'edition_mismatch' | 'theme_mismatch' | 'invalid_theme_json' | 'theme_file_too_large';
 
-export class ThemeUpgradeError extends Error {
-  override readonly name = 'ThemeUpgradeError';
+export class ThemeUpdateError extends Error {
+  override readonly name = 'ThemeUpdateError';
 
   constructor(
-    readonly code: ThemeUpgradeErrorCode,
+    readonly code: ThemeUpdateErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -20,12 +20,12 @@ export class ThemeUpgradeError extends Error {
   }
 }
 
-/** Runs `work`, turning a ThemeZipError into the ThemeUpgradeError with the same code and message. */
-export async function asUpgradeErrors<T>(work: () => Promise<T>): Promise<T> {
+/** Runs `work`, turning a ThemeZipError into the ThemeUpdateError with the same code and message. */
+export async function asUpdateErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ThemeZipError) throw new ThemeUpgradeError(error.code, error.message, { cause: error });
+    if (error instanceof ThemeZipError) throw new ThemeUpdateError(error.code, error.message, { cause: error });
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 import type { MigrationMap } from '@keyport/shared/contracts/migration-map';
-import type { ReportItem } from '@keyport/shared/contracts/theme-upgrades';
+import type { ReportItem } from '@keyport/shared/contracts/theme-file-updates';
 import { describe, expect, it } from 'vitest';
-import { ThemeUpgradeError } from './errors';
+import { ThemeUpdateError } from './errors';
 import { fixOrder, mergeStructuredJson } from './json-merge';
 import { JsonTextEditor, parseThemeJson } from './json-text';
 import { mergeLocale } from './locale-merge';
@@ -407,7 +407,7 @@ describe('theme JSON text', () => {
       a: 'http://x//y',
       b: [1, 2],
     });
-    expect(() => parseThemeJson('{ "a": ', 'templates/x.json')).toThrow(ThemeUpgradeError);
+    expect(() => parseThemeJson('{ "a": ', 'templates/x.json')).toThrow(ThemeUpdateError);
     expect(() => parseThemeJson('{ "a": ', 'templates/x.json')).toThrow(/templates\/x\.json is not valid JSON/);
     expect(() => parseThemeJson('{"__proto__": {"p": 1}}', 'x.json')).toThrow(/__proto__/);
   });

@@ -13,7 +13,7 @@
  * Locales: see locale-merge.ts.
  */
 import type { MigrationMap } from '@keyport/shared/contracts/migration-map';
-import type { ReportItem } from '@keyport/shared/contracts/theme-upgrades';
+import type { ReportItem } from '@keyport/shared/contracts/theme-file-updates';
 import { diffJson, getPath, jsonEqual, pathText, setPath, type JsonChange, type JsonPath } from './json-changes';
 import { JsonTextEditor, parseThemeJson } from './json-text';
 import { findMoved, migrateCurrent, migrateSections, renameColorSchemeValues, type MovedPaths } from './migration-map';

@@ -13,17 +13,17 @@ import {
   type JSONPath,
   type ParseError,
 } from 'jsonc-parser';
-import { ThemeUpgradeError } from './errors';
+import { ThemeUpdateError } from './errors';
 
 const BOM = '\uFEFF';
 const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false };
 
-/** Parses one theme JSON file; throws ThemeUpgradeError('invalid_theme_json') naming the file. */
+/** Parses one theme JSON file; throws ThemeUpdateError('invalid_theme_json') naming the file. */
 export function parseThemeJson(text: string, fileName: string): unknown {
   const body = text.startsWith(BOM) ? text.slice(BOM.length) : text;
   // jsonc-parser assigns members to plain objects: "__proto__" would set a prototype instead of a member.
   if (/"__proto__"\s*:/.test(body)) {
-    throw new ThemeUpgradeError('invalid_theme_json', `${fileName} uses the reserved key "__proto__"`);
+    throw new ThemeUpdateError('invalid_theme_json', `${fileName} uses the reserved key "__proto__"`);
   }
   // Most theme JSON is plain JSON: the native parser first (several times faster), Shopify's dialect when it is not.
   try {
@@ -36,7 +36,7 @@ export function parseThemeJson(text: string, fileName: string): unknown {
   const first = errors[0];
   if (first !== undefined || value === undefined) {
     const detail = first ? `${printParseErrorCode(first.error)} at character ${first.offset + 1}` : 'empty';
-    throw new ThemeUpgradeError('invalid_theme_json', `${fileName} is not valid JSON (${detail})`);
+    throw new ThemeUpdateError('invalid_theme_json', `${fileName} is not valid JSON (${detail})`);
   }
   return value;
 }

@@ -4,7 +4,7 @@
  * version's. A text the new version removed is reported dropped with the merchant's words; one both changed keeps
  * the merchant's and reports the new version's.
  */
-import type { ReportItem } from '@keyport/shared/contracts/theme-upgrades';
+import type { ReportItem } from '@keyport/shared/contracts/theme-file-updates';
 import { diffJson, getPath, jsonEqual, pathText, setPath, type JsonPath } from './json-changes';
 import { JsonTextEditor, parseThemeJson } from './json-text';
 import type { ReportSink } from './report';

@@ -8,8 +8,8 @@ import {
   REPORT_GROUP_TEXT,
   type ReportGroup,
   type ReportItem,
-  type ThemeUpgradeReportBody,
-} from '@keyport/shared/contracts/theme-upgrades';
+  type ThemeFileUpdateReportBody,
+} from '@keyport/shared/contracts/theme-file-updates';
 import type { ThemeInfo } from './report';
 
 export function escapeHtml(value: string): string {
@@ -41,7 +41,7 @@ function itemRow(item: ReportItem): string {
   return `<tr><td><code>${escapeHtml(where)}</code>${from}</td><td>${escapeHtml(item.reason)}${values}${diff}</td></tr>`;
 }
 
-function group(report: ThemeUpgradeReportBody, name: ReportGroup): string {
+function group(report: ThemeFileUpdateReportBody, name: ReportGroup): string {
   const items = report.items.filter((item) => item.group === name);
   const text = REPORT_GROUP_TEXT[name];
   const body =
@@ -63,7 +63,7 @@ function describe(side: ThemeInfo): string {
   return [side.themeName ?? 'Unknown theme', side.edition ?? '', side.version ?? ''].filter(Boolean).join(' ');
 }
 
-export function reportToHtml(report: ThemeUpgradeReportBody, sides?: { source: ThemeInfo; target: ThemeInfo }): string {
+export function reportToHtml(report: ThemeFileUpdateReportBody, sides?: { source: ThemeInfo; target: ThemeInfo }): string {
   const { summary, detection, vendor } = report;
   const counts = REPORT_GROUP_ORDER.map(
     (name) =>

@@ -1,12 +1,12 @@
 /**
  * The report of an upgrade as it is built: one item per change of the merchant's, in one group (kept, moved, review,
- * dropped), plus what the new version changed by itself. Its shape is the contract's (`ThemeUpgradeReportBody`), so
+ * dropped), plus what the new version changed by itself. Its shape is the contract's (`ThemeFileUpdateReportBody`), so
  * the JSON download, the HTML page and the web page read the same thing.
  */
-import type { ReleaseDetection, ReportItem, ThemeUpgradeReportBody } from '@keyport/shared/contracts/theme-upgrades';
+import type { ReleaseDetection, ReportItem, ThemeFileUpdateReportBody } from '@keyport/shared/contracts/theme-file-updates';
 import type { Tier } from '@keyport/shared/domain/tiers';
 
-export type { ReportItem, ThemeUpgradeReportBody } from '@keyport/shared/contracts/theme-upgrades';
+export type { ReportItem, ThemeFileUpdateReportBody } from '@keyport/shared/contracts/theme-file-updates';
 
 /** Facts of one side of an upgrade (read from its settings_schema.json and license snippet). */
 export interface ThemeInfo {
@@ -15,9 +15,9 @@ export interface ThemeInfo {
   themeName: string | null;
 }
 
-/** What `upgradeTheme` answers: the report body and the facts the caller stores beside it. */
-export interface ThemeUpgradeResult {
-  report: ThemeUpgradeReportBody;
+/** What `updateTheme` answers: the report body and the facts the caller stores beside it. */
+export interface ThemeUpdateResult {
+  report: ThemeFileUpdateReportBody;
   source: ThemeInfo;
   target: ThemeInfo;
   /** Files whose merchant copy is in the review zip (`reviewZipPathFor(output)`); empty: no review zip. */
@@ -40,7 +40,7 @@ export class ReportBuilder implements ReportSink {
     this.items.push(item);
   }
 
-  build(detection: ReleaseDetection): ThemeUpgradeReportBody {
+  build(detection: ReleaseDetection): ThemeFileUpdateReportBody {
     const count = (group: ReportItem['group']) => this.items.filter((item) => item.group === group).length;
     return {
       detection,

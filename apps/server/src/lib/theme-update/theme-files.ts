@@ -13,7 +13,7 @@ import {
   type ThemeZipLimits,
   type ThemeZipScan,
 } from '../theme-zip/scan';
-import { ThemeUpgradeError } from './errors';
+import { ThemeUpdateError } from './errors';
 
 const MIB = 1024 * 1024;
 /** One JSON or Liquid file read into memory. */
@@ -80,11 +80,11 @@ export function withTheme<T>(path: string, limits: ThemeZipLimits, use: (theme: 
         if (item === undefined) return undefined;
         const size = item.entry.uncompressedSize;
         if (size > MAX_TEXT_FILE_BYTES) {
-          throw new ThemeUpgradeError('theme_file_too_large', `${name} is too large (max 8 MB)`);
+          throw new ThemeUpdateError('theme_file_too_large', `${name} is too large (max 8 MB)`);
         }
         budget -= size;
         if (budget < 0) {
-          throw new ThemeUpgradeError('theme_file_too_large', 'The theme has too much JSON and Liquid (max 48 MB)');
+          throw new ThemeUpdateError('theme_file_too_large', 'The theme has too much JSON and Liquid (max 48 MB)');
         }
         const text = (await read(item)).toString('utf8');
         texts.set(name, text);

@@ -1,6 +1,6 @@
 import { TIERS, type Tier } from '@keyport/shared/domain/tiers';
 import { DEFAULT_THEME_ZIP_LIMITS, type ThemeZipLimits } from '../theme-zip/scan';
-import { asUpgradeErrors } from './errors';
+import { asUpdateErrors } from './errors';
 import { parseThemeJson } from './json-text';
 import type { ThemeInfo } from './report';
 import { isPlainObject } from './setting-types';
@@ -52,7 +52,7 @@ export async function readThemeInfo(
   zipPath: string,
   limits: ThemeZipLimits = DEFAULT_THEME_ZIP_LIMITS,
 ): Promise<ThemeInfo> {
-  return asUpgradeErrors(() => withTheme(zipPath, limits, themeInfoOf));
+  return asUpdateErrors(() => withTheme(zipPath, limits, themeInfoOf));
 }
 
 /** The theme's name without edition words, to tell "the same theme" ("Aurora Pro" and "Aurora"). */

@@ -3,7 +3,7 @@
  * migration map against it.
  */
 import { DEFAULT_THEME_ZIP_LIMITS, type ThemeZipLimits } from '../theme-zip/scan';
-import { asUpgradeErrors } from './errors';
+import { asUpdateErrors } from './errors';
 import { readTexts, withTheme } from './theme-files';
 import { buildThemeSchema, isSchemaSource, type ThemeSchema } from './theme-schema';
 
@@ -11,7 +11,7 @@ export function readThemeSchema(
   zipPath: string,
   limits: ThemeZipLimits = DEFAULT_THEME_ZIP_LIMITS,
 ): Promise<ThemeSchema> {
-  return asUpgradeErrors(() =>
+  return asUpdateErrors(() =>
     withTheme(zipPath, limits, async (theme) => buildThemeSchema(await readTexts(theme, isSchemaSource))),
   );
 }

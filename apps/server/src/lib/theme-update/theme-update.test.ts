@@ -2,7 +2,7 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { themeCheckRun } from '@shopify/theme-check-node';
 import type { MigrationMap } from '@keyport/shared/contracts/migration-map';
-import type { ReportItem } from '@keyport/shared/contracts/theme-upgrades';
+import type { ReportItem } from '@keyport/shared/contracts/theme-file-updates';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import { describe, expect, it } from 'vitest';
 import { generateThemeZip } from '../../db/demo-theme';
@@ -22,9 +22,9 @@ import {
 import { diffJson, getPath, jsonEqual, pathText } from './json-changes';
 import { parseThemeJson } from './json-text';
 import { reportToHtml } from './report-html';
-import { ThemeUpgradeError, readThemeInfo, reviewZipPathFor, upgradeTheme, type ThemeUpgradeInput } from './index';
+import { ThemeUpdateError, readThemeInfo, reviewZipPathFor, updateTheme, type ThemeUpdateInput } from './index';
 
-const tempPath = useTempDir('theme-upgrade');
+const tempPath = useTempDir('theme-update');
 const TOKEN = 'tok_regular_123';
 
 async function known(path: string, edition: Tier, version: string, id: number): Promise<KnownRelease> {
@@ -43,9 +43,9 @@ async function releasesOf(fixture: Fixture): Promise<KnownRelease[]> {
   return [await known(fixture.target, 'REGULAR', '2.0.0', 2), await known(fixture.original, 'LITE', '1.0.0', 1)];
 }
 
-async function upgrade(fixture: Fixture, overrides: Partial<ThemeUpgradeInput> = {}) {
+async function upgrade(fixture: Fixture, overrides: Partial<ThemeUpdateInput> = {}) {
   const outputPath = overrides.outputPath ?? tempPath('out.zip');
-  const result = await upgradeTheme({
+  const result = await updateTheme({
     merchantZipPath: fixture.merchant,
     releases: overrides.releases ?? (await releasesOf(fixture)),
     target: { zipPath: fixture.target },
@@ -68,11 +68,11 @@ async function expectUpgradeError(promise: Promise<unknown>, code: string): Prom
     () => null,
     (caught: unknown) => caught,
   );
-  expect(error).toBeInstanceOf(ThemeUpgradeError);
+  expect(error).toBeInstanceOf(ThemeUpdateError);
   expect(error).toMatchObject({ code });
 }
 
-describe('upgradeTheme: LITE 1.0.0 store → REGULAR 2.0.0, three ways', () => {
+describe('updateTheme: LITE 1.0.0 store → REGULAR 2.0.0, three ways', () => {
   it('tells the release by its files, not by the version the theme states', async () => {
     const fixture = await buildFixture(tempPath);
     const stated = await deriveZip(fixture.merchant, tempPath('stated.zip'), {
@@ -278,7 +278,7 @@ describe('upgradeTheme: LITE 1.0.0 store → REGULAR 2.0.0, three ways', () => {
   });
 });
 
-describe('upgradeTheme: no release close enough — two ways', () => {
+describe('updateTheme: no release close enough — two ways', () => {
   it('says so, sets aside what differs and never claims a release’s file as the merchant’s', async () => {
     const fixture = await buildFixture(tempPath);
     // A stored release of the same files that shares only the removed vendor snippet with the export byte for byte.
@@ -321,7 +321,7 @@ describe('upgradeTheme: no release close enough — two ways', () => {
   });
 });
 
-describe('upgradeTheme: refused input', () => {
+describe('updateTheme: refused input', () => {
   it('refuses a theme of another edition than the source license', async () => {
     await expectUpgradeError(
       upgrade(await buildFixture(tempPath), { expectedSourceEdition: 'PRO' }),

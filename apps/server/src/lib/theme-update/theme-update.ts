@@ -16,16 +16,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MigrationMap } from '@keyport/shared/contracts/migration-map';
-import type { ReportItem } from '@keyport/shared/contracts/theme-upgrades';
+import type { ReportItem } from '@keyport/shared/contracts/theme-file-updates';
 import type { Tier } from '@keyport/shared/domain/tiers';
 import { manifestOfScan } from '../theme-zip/manifest';
 import { DEFAULT_THEME_ZIP_LIMITS, type ThemeZipLimits } from '../theme-zip/scan';
 import { injectLicenseToken } from '../theme-zip/settings-data';
 import { detectRelease, detectionReport, type FileManifest, type KnownRelease } from './detect-release';
-import { ThemeUpgradeError, asUpgradeErrors } from './errors';
+import { ThemeUpdateError, asUpdateErrors } from './errors';
 import { cleanAddedTemplate, mergeStructuredJson } from './json-merge';
 import { mergeLocale } from './locale-merge';
-import { ReportBuilder, type ThemeInfo, type ThemeUpgradeResult } from './report';
+import { ReportBuilder, type ThemeInfo, type ThemeUpdateResult } from './report';
 import { unifiedDiff } from './text-diff';
 import { readTexts, withThemeAtRoot, type OpenTheme } from './theme-files';
 import { baseThemeName, themeInfoOf } from './theme-info';
@@ -34,9 +34,9 @@ import { writeZipAtomically, type OutputPart } from './zip-output';
 
 export type { KnownRelease } from './detect-release';
 
-export type UpgradePhase = 'detect' | 'merge' | 'write';
+export type UpdatePhase = 'detect' | 'merge' | 'write';
 
-export interface ThemeUpgradeInput {
+export interface ThemeUpdateInput {
   /** The merchant's export (Shopify admin → Download theme file), on disk. */
   merchantZipPath: string;
   /** Stored releases the export may have started from, newest first: its edition's, and for a run across
@@ -58,7 +58,7 @@ export interface ThemeUpgradeInput {
   preferredEditions?: readonly Tier[];
   /** Limits for every input zip (bombs, entry counts). Default DEFAULT_THEME_ZIP_LIMITS. */
   limits?: ThemeZipLimits;
-  onProgress?: (progress: { phase: UpgradePhase; done: number; total: number }) => void;
+  onProgress?: (progress: { phase: UpdatePhase; done: number; total: number }) => void;
   signal?: AbortSignal;
 }
 
@@ -72,11 +72,11 @@ const DIFF_SOURCE_MAX_BYTES = 512 * 1024;
 const isTemplateJson = (name: string) => /^templates\/.+\.json$/.test(name) || /^sections\/[^/]+\.json$/.test(name);
 const isLocaleJson = (name: string) => /^locales\/[^/]+\.json$/.test(name);
 
-export async function upgradeTheme(input: ThemeUpgradeInput): Promise<ThemeUpgradeResult> {
+export async function updateTheme(input: ThemeUpdateInput): Promise<ThemeUpdateResult> {
   const limits = input.limits ?? DEFAULT_THEME_ZIP_LIMITS;
   const workDir = await mkdtemp(join(tmpdir(), 'keyport-upgrade-'));
   try {
-    return await asUpgradeErrors(async () => {
+    return await asUpdateErrors(async () => {
       return await withThemeAtRoot(input.merchantZipPath, join(workDir, 'merchant.zip'), limits, (merchant) =>
         withThemeAtRoot(input.target.zipPath, join(workDir, 'target.zip'), limits, (target) =>
           detectAndMerge(input, limits, workDir, merchant, target),
@@ -89,13 +89,13 @@ export async function upgradeTheme(input: ThemeUpgradeInput): Promise<ThemeUpgra
 }
 
 async function detectAndMerge(
-  input: ThemeUpgradeInput,
+  input: ThemeUpdateInput,
   limits: ThemeZipLimits,
   workDir: string,
   merchant: OpenTheme,
   target: OpenTheme,
-): Promise<ThemeUpgradeResult> {
-  const progress = (phase: UpgradePhase, done: number, total: number) => {
+): Promise<ThemeUpdateResult> {
+  const progress = (phase: UpdatePhase, done: number, total: number) => {
     input.signal?.throwIfAborted();
     input.onProgress?.({ phase, done, total });
   };
@@ -134,9 +134,9 @@ export const TWO_WAY_WARNING =
   'version’s: files that differ from the new version are kept aside for you to review, the new version’s are in ' +
   'the theme, and a file counts as yours only when no release has it.';
 
-function assertSameTheme(input: ThemeUpgradeInput, source: ThemeInfo, target: ThemeInfo): void {
+function assertSameTheme(input: ThemeUpdateInput, source: ThemeInfo, target: ThemeInfo): void {
   if (input.expectedSourceEdition && source.edition !== null && source.edition !== input.expectedSourceEdition) {
-    throw new ThemeUpgradeError(
+    throw new ThemeUpdateError(
       'edition_mismatch',
       `The uploaded theme is the ${source.edition} edition, but the source license is ${input.expectedSourceEdition}`,
     );
@@ -146,7 +146,7 @@ function assertSameTheme(input: ThemeUpgradeInput, source: ThemeInfo, target: Th
     target.themeName !== null &&
     baseThemeName(source.themeName) !== baseThemeName(target.themeName)
   ) {
-    throw new ThemeUpgradeError(
+    throw new ThemeUpdateError(
       'theme_mismatch',
       `The uploaded theme is ${source.themeName}, not ${target.themeName}; upload the theme your store runs`,
     );
@@ -176,14 +176,14 @@ class FileMerge {
   private schema: ThemeSchema | null = null;
 
   constructor(
-    private readonly input: ThemeUpgradeInput,
+    private readonly input: ThemeUpdateInput,
     private readonly merchant: OpenTheme,
     private readonly target: OpenTheme,
     private readonly base: OpenTheme | null,
     private readonly manifests: Manifests,
   ) {}
 
-  async run(progress: (phase: UpgradePhase, done: number, total: number) => void): Promise<void> {
+  async run(progress: (phase: UpdatePhase, done: number, total: number) => void): Promise<void> {
     const names = [...this.merchant.byName.keys()];
     let done = 0;
     for (const name of names) {
@@ -405,7 +405,7 @@ class FileMerge {
 
   /** Writes the review zip (when a file was kept aside), then the output: an output always has its review zip. */
   async write(
-    progress: (phase: UpgradePhase, done: number, total: number) => void,
+    progress: (phase: UpdatePhase, done: number, total: number) => void,
   ): Promise<{ reviewFiles: string[]; outputEntries: number }> {
     // Merchant entries are copied raw: every one was decompressed and its CRC-32 checked when it was hashed, so a
     // corrupt upload was refused before anything is written.

@@ -4,10 +4,10 @@
  */
 import { z } from 'zod';
 import {
-  ThemeUpgradeReportSchema,
+  ThemeFileUpdateReportSchema,
   type ReportItem,
-  type ThemeUpgradeReportBody,
-} from '@keyport/shared/contracts/theme-upgrades';
+  type ThemeFileUpdateReportBody,
+} from '@keyport/shared/contracts/theme-file-updates';
 
 const LegacyReportSchema = z.object({
   items: z.array(
@@ -27,13 +27,13 @@ export const LEGACY_DETECTION_SUMMARY =
   'This upgrade ran before releases were told by their files: its report lists every decision as it was made then.';
 
 /** The stored report in the contract's form; null when it is neither form (never written by this code). */
-export function readStoredReport(value: unknown): ThemeUpgradeReportBody | null {
-  const current = ThemeUpgradeReportSchema.safeParse(value);
+export function readStoredReport(value: unknown): ThemeFileUpdateReportBody | null {
+  const current = ThemeFileUpdateReportSchema.safeParse(value);
   if (current.success) return current.data;
   const legacy = LegacyReportSchema.safeParse(value);
   if (!legacy.success) return null;
   const items: ReportItem[] = [];
-  const vendor: ThemeUpgradeReportBody['vendor'] = { updated: [], added: [], removed: [], unchanged: 0 };
+  const vendor: ThemeFileUpdateReportBody['vendor'] = { updated: [], added: [], removed: [], unchanged: 0 };
   for (const item of legacy.data.items) {
     const reason = item.reason ?? item.status;
     if (!item.path && item.status === 'added' && reason === 'new in this version') vendor.added.push(item.file);

@@ -1,4 +1,4 @@
-/** Reading `POST /theme-upgrades` (multipart/form-data: target_key, source_key, move_connection, consent_store, theme). */
+/** Reading `POST /theme-file-updates` (multipart/form-data: target_key, source_key, move_connection, consent_store, theme). */
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { badRequest } from '../../http/errors';
@@ -25,17 +25,17 @@ const FieldsSchema = z.object({
     .transform((value) => value === 'true'),
   consent_store: z.string().trim().max(255, 'consent_store is too long').optional(),
 });
-export type ThemeUpgradeFields = z.infer<typeof FieldsSchema>;
+export type ThemeFileUpdateFields = z.infer<typeof FieldsSchema>;
 
 /**
  * Streams the one file part (`theme`) to `zipPath` (the caller removes it in every case) and returns the validated
  * fields. Client mistakes are 400 (413 over the limit), never 500.
  */
-export async function receiveThemeUpgradeUpload(
+export async function receiveThemeFileUpdateUpload(
   request: FastifyRequest,
   zipPath: string,
   maxZipBytes: number,
-): Promise<ThemeUpgradeFields> {
+): Promise<ThemeFileUpdateFields> {
   const fields = await receiveZipUpload(request, zipPath, maxZipBytes, 'theme', {
     notMultipart: 'Send the theme as multipart/form-data with target_key, source_key and the file theme.',
     wrongField: 'Send the theme zip in the field "theme".',

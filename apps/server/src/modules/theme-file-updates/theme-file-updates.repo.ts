@@ -1,15 +1,15 @@
 import { and, desc, eq, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
-import type { ThemeUpgradePhase } from '@keyport/shared/contracts/theme-upgrades';
+import type { ThemeFileUpdatePhase } from '@keyport/shared/contracts/theme-file-updates';
 import type { DbOrTx } from '../../db/client';
-import { themeUpgradeRuns } from '../../db/schema';
+import { themeFileUpdateRuns } from '../../db/schema';
 
-export type RunRow = typeof themeUpgradeRuns.$inferSelect;
-export type NewRun = typeof themeUpgradeRuns.$inferInsert;
+export type RunRow = typeof themeFileUpdateRuns.$inferSelect;
+export type NewRun = typeof themeFileUpdateRuns.$inferInsert;
 
 /** Starts a run; the partial unique indexes refuse a second run in progress of the same key or store (23505). */
 export function insertRun(db: DbOrTx, values: NewRun) {
   return db
-    .insert(themeUpgradeRuns)
+    .insert(themeFileUpdateRuns)
     .values(values)
     .returning()
     .then((rows) => rows[0]!);
@@ -18,9 +18,9 @@ export function insertRun(db: DbOrTx, values: NewRun) {
 /** Ends a run still in progress (conditional: a run is finished once). */
 export function finishRun(db: DbOrTx, id: number, values: Partial<NewRun>) {
   return db
-    .update(themeUpgradeRuns)
+    .update(themeFileUpdateRuns)
     .set({ ...values, finishedAt: new Date() })
-    .where(and(eq(themeUpgradeRuns.id, id), eq(themeUpgradeRuns.status, 'running')))
+    .where(and(eq(themeFileUpdateRuns.id, id), eq(themeFileUpdateRuns.status, 'running')))
     .returning()
     .then((rows) => rows[0] ?? null);
 }
@@ -28,27 +28,27 @@ export function finishRun(db: DbOrTx, id: number, values: Partial<NewRun>) {
 export function findOwnRun(db: DbOrTx, userId: number, id: number) {
   return db
     .select()
-    .from(themeUpgradeRuns)
-    .where(and(eq(themeUpgradeRuns.id, id), eq(themeUpgradeRuns.userId, userId)))
+    .from(themeFileUpdateRuns)
+    .where(and(eq(themeFileUpdateRuns.id, id), eq(themeFileUpdateRuns.userId, userId)))
     .then((rows) => rows[0] ?? null);
 }
 
 /** The caller's runs, newest first; with `keyId`, those where it is the source or the target. */
 export function listOwnRuns(db: DbOrTx, userId: number, keyId?: number) {
-  const own = eq(themeUpgradeRuns.userId, userId);
+  const own = eq(themeFileUpdateRuns.userId, userId);
   const where =
     keyId === undefined
       ? own
-      : and(own, or(eq(themeUpgradeRuns.sourceKeyId, keyId), eq(themeUpgradeRuns.targetKeyId, keyId)));
-  return db.select().from(themeUpgradeRuns).where(where).orderBy(desc(themeUpgradeRuns.id)).limit(50);
+      : and(own, or(eq(themeFileUpdateRuns.sourceKeyId, keyId), eq(themeFileUpdateRuns.targetKeyId, keyId)));
+  return db.select().from(themeFileUpdateRuns).where(where).orderBy(desc(themeFileUpdateRuns.id)).limit(50);
 }
 
 /** Records the job that runs it (in the transaction that inserted both). */
 export function setJob(db: DbOrTx, id: number, jobId: number | null) {
   return db
-    .update(themeUpgradeRuns)
+    .update(themeFileUpdateRuns)
     .set({ jobId })
-    .where(eq(themeUpgradeRuns.id, id))
+    .where(eq(themeFileUpdateRuns.id, id))
     .returning()
     .then((rows) => rows[0]!);
 }
@@ -57,38 +57,38 @@ export function setJob(db: DbOrTx, id: number, jobId: number | null) {
 export function findRun(db: DbOrTx, id: number) {
   return db
     .select()
-    .from(themeUpgradeRuns)
-    .where(eq(themeUpgradeRuns.id, id))
+    .from(themeFileUpdateRuns)
+    .where(eq(themeFileUpdateRuns.id, id))
     .then((rows) => rows[0] ?? null);
 }
 
 /** The run's phase and progress, while it is running; false when it no longer is (cancelled, ended elsewhere). */
-export function setProgress(db: DbOrTx, id: number, phase: ThemeUpgradePhase, done: number, total: number) {
+export function setProgress(db: DbOrTx, id: number, phase: ThemeFileUpdatePhase, done: number, total: number) {
   return db
-    .update(themeUpgradeRuns)
+    .update(themeFileUpdateRuns)
     .set({ phase, progressDone: done, progressTotal: total })
-    .where(and(eq(themeUpgradeRuns.id, id), eq(themeUpgradeRuns.status, 'running')))
-    .returning({ id: themeUpgradeRuns.id })
+    .where(and(eq(themeFileUpdateRuns.id, id), eq(themeFileUpdateRuns.status, 'running')))
+    .returning({ id: themeFileUpdateRuns.id })
     .then((rows) => rows.length > 0);
 }
 
 /** The upload is no longer kept. */
 export function clearUpload(db: DbOrTx, id: number) {
-  return db.update(themeUpgradeRuns).set({ uploadKey: null }).where(eq(themeUpgradeRuns.id, id));
+  return db.update(themeFileUpdateRuns).set({ uploadKey: null }).where(eq(themeFileUpdateRuns.id, id));
 }
 
 /** Runs in progress; with a scope, those of these keys (as source or target) or this store. */
 export function listRunning(db: DbOrTx, scope: { keyIds: number[]; store: string | null } | null) {
   const matches = scope
     ? [
-        ...scope.keyIds.flatMap((id) => [eq(themeUpgradeRuns.sourceKeyId, id), eq(themeUpgradeRuns.targetKeyId, id)]),
-        ...(scope.store ? [eq(themeUpgradeRuns.store, scope.store)] : []),
+        ...scope.keyIds.flatMap((id) => [eq(themeFileUpdateRuns.sourceKeyId, id), eq(themeFileUpdateRuns.targetKeyId, id)]),
+        ...(scope.store ? [eq(themeFileUpdateRuns.store, scope.store)] : []),
       ]
     : [];
-  const running = eq(themeUpgradeRuns.status, 'running');
+  const running = eq(themeFileUpdateRuns.status, 'running');
   return db
     .select()
-    .from(themeUpgradeRuns)
+    .from(themeFileUpdateRuns)
     .where(scope ? and(running, or(...matches)) : running)
     .limit(500);
 }
@@ -97,27 +97,27 @@ export function listRunning(db: DbOrTx, scope: { keyIds: number[]; store: string
 export function listExpiredWithFiles(db: DbOrTx, at: Date, limit: number) {
   return db
     .select()
-    .from(themeUpgradeRuns)
+    .from(themeFileUpdateRuns)
     .where(
       and(
-        lte(themeUpgradeRuns.expiresAt, at),
-        isNull(themeUpgradeRuns.filesDeletedAt),
-        ne(themeUpgradeRuns.status, 'running'),
+        lte(themeFileUpdateRuns.expiresAt, at),
+        isNull(themeFileUpdateRuns.filesDeletedAt),
+        ne(themeFileUpdateRuns.status, 'running'),
       ),
     )
     .limit(limit);
 }
 
 export function markFilesDeleted(db: DbOrTx, id: number, at: Date) {
-  return db.update(themeUpgradeRuns).set({ filesDeletedAt: at, uploadKey: null }).where(eq(themeUpgradeRuns.id, id));
+  return db.update(themeFileUpdateRuns).set({ filesDeletedAt: at, uploadKey: null }).where(eq(themeFileUpdateRuns.id, id));
 }
 
 /** Runs that ended but still hold their upload (a worker stopped between the end and the clean-up). */
 export function listEndedWithUpload(db: DbOrTx, limit: number) {
   return db
     .select()
-    .from(themeUpgradeRuns)
-    .where(and(ne(themeUpgradeRuns.status, 'running'), isNotNull(themeUpgradeRuns.uploadKey)))
+    .from(themeFileUpdateRuns)
+    .where(and(ne(themeFileUpdateRuns.status, 'running'), isNotNull(themeFileUpdateRuns.uploadKey)))
     .limit(limit);
 }
 
@@ -125,9 +125,9 @@ export function listEndedWithUpload(db: DbOrTx, limit: number) {
 export function findLatestSucceededOnto(db: DbOrTx, targetKeyId: number) {
   return db
     .select()
-    .from(themeUpgradeRuns)
-    .where(and(eq(themeUpgradeRuns.targetKeyId, targetKeyId), eq(themeUpgradeRuns.status, 'succeeded')))
-    .orderBy(desc(themeUpgradeRuns.id))
+    .from(themeFileUpdateRuns)
+    .where(and(eq(themeFileUpdateRuns.targetKeyId, targetKeyId), eq(themeFileUpdateRuns.status, 'succeeded')))
+    .orderBy(desc(themeFileUpdateRuns.id))
     .limit(1)
     .then((rows) => rows[0] ?? null);
 }

@@ -5,14 +5,14 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  THEME_UPGRADE_MESSAGES,
-  THEME_UPGRADE_RETENTION_DAYS,
+  THEME_FILE_UPDATE_MESSAGES,
+  THEME_FILE_UPDATE_RETENTION_DAYS,
   targetConnectedError,
-  type ThemeUpgradePhase,
-  type ThemeUpgradeReportBody,
-  type ThemeUpgradeRun,
+  type ThemeFileUpdatePhase,
+  type ThemeFileUpdateReportBody,
+  type ThemeFileUpdateRun,
   type UpgradableKey,
-} from '@keyport/shared/contracts/theme-upgrades';
+} from '@keyport/shared/contracts/theme-file-updates';
 import { tierFromFlags, tierRank, type Tier } from '@keyport/shared/domain/tiers';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/pg-errors';
@@ -23,14 +23,14 @@ import type { Jobs } from '../jobs/jobs.service';
 import type { KeysService, OwnedKeyRecord } from '../keys/keys.service';
 import type { ReleasesService } from '../releases/releases.service';
 import {
-  ThemeUpgradeError,
+  ThemeUpdateError,
   baseThemeName,
   readThemeInfo,
   reportToHtml,
   reviewZipPathFor,
-  upgradeTheme,
+  updateTheme,
   type KnownRelease,
-} from '../../lib/theme-upgrade';
+} from '../../lib/theme-update';
 import { isThemeZipError } from '../../lib/theme-zip/errors';
 import {
   readSettingsText,
@@ -40,7 +40,7 @@ import {
 } from '../../lib/theme-zip/scan';
 import { readStoredReport } from './report-body';
 import { assertReasonableCompression } from './upload-shape';
-import * as repo from './theme-upgrades.repo';
+import * as repo from './theme-file-updates.repo';
 
 export const RUN_NOT_FOUND = 'Theme upgrade not found.';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -49,9 +49,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * longer blocks its key and store. A job's run is ended when its job is over (`releaseAbandonedRuns`).
  */
 export const STALE_RUN_MS = 15 * 60 * 1000;
-/** The job kind that runs one upgrade (payload `{ runId }`), and the recurring clean-up (ADR 041). */
-export const THEME_UPGRADE_JOB = 'theme-upgrades.run';
-export const THEME_UPGRADE_SWEEP_JOB = 'theme-upgrades.sweep';
+/**
+ * The job kind that runs one theme-file update (payload `{ runId }`), and the recurring clean-up (ADR 041). Stored in
+ * `jobs` rows: migration 0018 moved the rows of their former kinds, 'theme-upgrades.run' and 'theme-upgrades.sweep'.
+ */
+export const THEME_FILE_UPDATE_JOB = 'theme-file-updates.run';
+export const THEME_FILE_UPDATE_SWEEP_JOB = 'theme-file-updates.sweep';
 /** Runs handled per sweep pass (the next pass takes the rest). */
 const SWEEP_BATCH = 200;
 /** How often progress within a phase is written (a phase change is written at once). */
@@ -65,13 +68,13 @@ export interface RunJobContext {
   /** Renews the job's claim and records the phase for staff. */
   progress(value: Record<string, unknown>): Promise<void>;
 }
-const INPUT_ERROR_STATUS: Partial<Record<ThemeUpgradeError['code'], 413 | 422>> = {
+const INPUT_ERROR_STATUS: Partial<Record<ThemeUpdateError['code'], 413 | 422>> = {
   zip_too_large: 413,
   edition_mismatch: 422,
   theme_mismatch: 422,
 };
 
-export interface ThemeUpgradesServiceDeps {
+export interface ThemeFileUpdatesServiceDeps {
   db: Db;
   storage: StoragePort;
   /** The zip limits of release uploads (size, entries, ratio): the merchant's export is held to them. */
@@ -111,12 +114,12 @@ export interface RunFile {
 }
 
 /**
- * Theme-file upgrades (issue 10, issue 20): which keys can give theme files, the run — started by the upload, done
+ * Theme-file updates (issue 10, issue 20): which keys can give theme files, the run — started by the upload, done
  * by a job (ADR 041: engine outside any transaction, phases and progress on the run, cancellable, output kept 7 days
  * in storage and then swept) — and the connection move after a successful upgrade to a higher edition, with the
- * customer's consent when it takes another store's license. Owns `theme_upgrade_runs`.
+ * customer's consent when it takes another store's license. Owns `theme_update_runs`.
  */
-export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
+export function createThemeFileUpdatesService(deps: ThemeFileUpdatesServiceDeps) {
   const { db, storage, keys, connect, releases, limits, jobs } = deps;
   const now = deps.now ?? (() => new Date());
 
@@ -127,16 +130,16 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       keys.requireOwnedKey(userId, sourceKey),
     ]);
     if (tierRank(target.tier) < tierRank(source.tier)) {
-      throw badRequest(THEME_UPGRADE_MESSAGES.notHigher, 'target_lower_than_source');
+      throw badRequest(THEME_FILE_UPDATE_MESSAGES.notHigher, 'target_lower_than_source');
     }
     const release = await releases.findServedRelease(target.tier);
-    if (!release) throw notFound(THEME_UPGRADE_MESSAGES.noRelease, 'no_release');
+    if (!release) throw notFound(THEME_FILE_UPDATE_MESSAGES.noRelease, 'no_release');
     return { target, source, release, kind: target.tier === source.tier ? ('update' as const) : ('upgrade' as const) };
   }
 
-  function toRun(row: repo.RunRow): ThemeUpgradeRun {
+  function toRun(row: repo.RunRow): ThemeFileUpdateRun {
     const expired = row.expiresAt.getTime() <= now().getTime() || row.filesDeletedAt !== null;
-    const base = `/theme-upgrades/${row.id}`;
+    const base = `/theme-file-updates/${row.id}`;
     const files = row.status === 'succeeded' && !expired;
     const running = row.status === 'running';
     return {
@@ -168,14 +171,14 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
     if (!row) throw notFound(RUN_NOT_FOUND, 'run_not_found');
     if (row.status !== 'succeeded' || !row.outputKey) throw notFound(RUN_NOT_FOUND, 'run_not_found');
     if (row.expiresAt.getTime() <= now().getTime() || row.filesDeletedAt !== null) {
-      throw new AppError(410, THEME_UPGRADE_MESSAGES.expired, 'run_expired');
+      throw new AppError(410, THEME_FILE_UPDATE_MESSAGES.expired, 'run_expired');
     }
     return row;
   }
 
   async function openStored(key: string, filename: string): Promise<RunFile> {
     const stat = await storage.stat(key);
-    if (!stat) throw new AppError(410, THEME_UPGRADE_MESSAGES.expired, 'run_expired');
+    if (!stat) throw new AppError(410, THEME_FILE_UPDATE_MESSAGES.expired, 'run_expired');
     return { stream: await storage.createReadStream(key), contentLength: stat.size, filename };
   }
 
@@ -221,7 +224,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
      * run), stores the export, and records the run with its job in one transaction (409 when one of the same key or
      * store is in progress — the partial unique indexes decide). Answers at once: the job does the rest.
      */
-    async startRun(userId: number, input: StartRunInput): Promise<ThemeUpgradeRun> {
+    async startRun(userId: number, input: StartRunInput): Promise<ThemeFileUpdateRun> {
       const { target, source, kind, release } = await resolvePair(userId, input.targetKey, input.sourceKey);
       const moveConnection = input.moveConnection && kind === 'upgrade';
       const store = source.key.myshopify?.toLowerCase() ?? null;
@@ -230,7 +233,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       const info = await readThemeInfo(input.zipPath, limits).catch(toInputError);
       const held = await heldEditions(source);
       if (info.edition && !held.has(info.edition)) {
-        throw new AppError(422, THEME_UPGRADE_MESSAGES.editionMismatch, 'edition_mismatch');
+        throw new AppError(422, THEME_FILE_UPDATE_MESSAGES.editionMismatch, 'edition_mismatch');
       }
       if (info.themeName && release.themeName && baseThemeName(info.themeName) !== baseThemeName(release.themeName)) {
         throw new AppError(
@@ -241,7 +244,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       }
       await releaseAbandonedRuns({ keyIds: [source.id, target.id], store });
       const startedAt = now();
-      const uploadKey = `theme-upgrades/upload-${randomBytes(12).toString('hex')}.zip`;
+      const uploadKey = `theme-file-updates/upload-${randomBytes(12).toString('hex')}.zip`;
       await storage.put(uploadKey, input.zipPath);
       try {
         const run = await db
@@ -260,13 +263,13 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
               moveConnection,
               consentStore,
               uploadKey,
-              expiresAt: new Date(startedAt.getTime() + THEME_UPGRADE_RETENTION_DAYS * DAY_MS),
+              expiresAt: new Date(startedAt.getTime() + THEME_FILE_UPDATE_RETENTION_DAYS * DAY_MS),
             });
-            const jobId = await jobs.enqueue(tx, THEME_UPGRADE_JOB, { runId: row.id });
+            const jobId = await jobs.enqueue(tx, THEME_FILE_UPDATE_JOB, { runId: row.id });
             return repo.setJob(tx, row.id, jobId);
           })
           .catch((error: unknown) => {
-            if (isUniqueViolation(error)) throw conflict(THEME_UPGRADE_MESSAGES.runInProgress, 'run_in_progress');
+            if (isUniqueViolation(error)) throw conflict(THEME_FILE_UPDATE_MESSAGES.runInProgress, 'run_in_progress');
             throw error;
           });
         jobs.nudge();
@@ -287,11 +290,11 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       const row = await repo.findRun(db, runId);
       if (!row || row.status !== 'running') return;
       const stamp = `${row.id}-${randomBytes(6).toString('hex')}`;
-      const outputKey = `theme-upgrades/${stamp}.zip`;
-      const reportHtmlKey = `theme-upgrades/${stamp}.html`;
-      const reviewKey = `theme-upgrades/${stamp}-review.zip`;
-      const inputPath = path.join(deps.workDir, `theme-upgrade-${stamp}-export.zip`);
-      const outputPath = path.join(deps.workDir, `theme-upgrade-${stamp}.zip`);
+      const outputKey = `theme-file-updates/${stamp}.zip`;
+      const reportHtmlKey = `theme-file-updates/${stamp}.html`;
+      const reviewKey = `theme-file-updates/${stamp}-review.zip`;
+      const inputPath = path.join(deps.workDir, `theme-file-update-${stamp}-export.zip`);
+      const outputPath = path.join(deps.workDir, `theme-file-update-${stamp}.zip`);
       const progress = progressWriter(row.id, context);
       let stored = false;
       try {
@@ -301,7 +304,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
           keys.requireOwnedKey(row.userId, row.sourceApiKey),
         ]);
         const release = await releases.findReleaseByVersion(row.targetEdition, row.targetVersion);
-        if (!release) throw notFound(THEME_UPGRADE_MESSAGES.noRelease, 'no_release');
+        if (!release) throw notFound(THEME_FILE_UPDATE_MESSAGES.noRelease, 'no_release');
         if (!row.uploadKey) throw badRequest('The uploaded theme is no longer kept. Upload it again.', 'upload_gone');
         await mkdir(deps.workDir, { recursive: true });
         await pipeline(await storage.createReadStream(row.uploadKey), createWriteStream(inputPath));
@@ -335,7 +338,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
           throw badRequest('Authentication token not available. Please generate token first.', 'token_missing');
         }
         await progress.phase('detect');
-        const result = await upgradeTheme({
+        const result = await updateTheme({
           merchantZipPath: inputPath,
           releases: known,
           target: { zipPath: await releases.releaseZipPath(release), manifest: targetManifest },
@@ -403,15 +406,15 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
     },
 
     /** The owner cancels a run in progress: it ends at once (nothing written, no connection moved); its job stops. */
-    async cancelRun(userId: number, id: number): Promise<{ run: ThemeUpgradeRun }> {
+    async cancelRun(userId: number, id: number): Promise<{ run: ThemeFileUpdateRun }> {
       const row = await repo.findOwnRun(db, userId, id);
       if (!row) throw notFound(RUN_NOT_FOUND, 'run_not_found');
       const cancelled = await repo.finishRun(db, row.id, {
         status: 'cancelled',
         errorCode: 'cancelled',
-        errorMessage: THEME_UPGRADE_MESSAGES.cancelled,
+        errorMessage: THEME_FILE_UPDATE_MESSAGES.cancelled,
       });
-      if (!cancelled) throw conflict(THEME_UPGRADE_MESSAGES.runFinished, 'run_finished');
+      if (!cancelled) throw conflict(THEME_FILE_UPDATE_MESSAGES.runFinished, 'run_finished');
       if (row.jobId !== null) await jobs.cancel(row.jobId);
       if (row.uploadKey) {
         await storage.delete(row.uploadKey);
@@ -441,14 +444,14 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       return { expired, uploads, abandoned };
     },
 
-    async listRuns(userId: number, apiKey?: string): Promise<{ runs: ThemeUpgradeRun[] }> {
+    async listRuns(userId: number, apiKey?: string): Promise<{ runs: ThemeFileUpdateRun[] }> {
       let keyId: number | undefined;
       if (apiKey !== undefined && apiKey.trim() !== '') keyId = (await keys.requireOwnedKey(userId, apiKey)).id;
       const rows = await repo.listOwnRuns(db, userId, keyId);
       return { runs: rows.map(toRun) };
     },
 
-    async getRun(userId: number, id: number): Promise<{ run: ThemeUpgradeRun }> {
+    async getRun(userId: number, id: number): Promise<{ run: ThemeFileUpdateRun }> {
       const row = await repo.findOwnRun(db, userId, id);
       if (!row) throw notFound(RUN_NOT_FOUND, 'run_not_found');
       // A run whose job is over without ending it (given up) is ended now, not left polled for ever.
@@ -467,9 +470,9 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       );
     },
 
-    async getReport(userId: number, id: number): Promise<ThemeUpgradeReportBody> {
+    async getReport(userId: number, id: number): Promise<ThemeFileUpdateReportBody> {
       const row = await requireLiveRun(userId, id);
-      return row.report as ThemeUpgradeReportBody;
+      return row.report as ThemeFileUpdateReportBody;
     },
 
     async openReview(userId: number, id: number): Promise<RunFile> {
@@ -496,7 +499,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
     values: {
       sourceEdition: Tier;
       sourceVersion: string | null;
-      report: ThemeUpgradeReportBody;
+      report: ThemeFileUpdateReportBody;
       outputKey: string;
       reportHtmlKey: string;
       reviewKey: string | null;
@@ -585,7 +588,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
     const failed = await repo.finishRun(db, run.id, {
       status: 'failed',
       errorCode: 'abandoned',
-      errorMessage: THEME_UPGRADE_MESSAGES.internalFailure,
+      errorMessage: THEME_FILE_UPDATE_MESSAGES.internalFailure,
     });
     return failed !== null;
   }
@@ -596,7 +599,7 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
     await repo.finishRun(db, row.id, {
       status: 'failed',
       errorCode: refusal ? error.code : 'internal',
-      errorMessage: refusal ? error.message : THEME_UPGRADE_MESSAGES.internalFailure,
+      errorMessage: refusal ? error.message : THEME_FILE_UPDATE_MESSAGES.internalFailure,
     });
     if (row.uploadKey) {
       await storage.delete(row.uploadKey);
@@ -614,12 +617,12 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
    * the job at its next step.
    */
   function progressWriter(runId: number, context: RunJobContext) {
-    let current: ThemeUpgradePhase = 'queued';
+    let current: ThemeFileUpdatePhase = 'queued';
     let lastWrite = 0;
     let chain: Promise<void> = Promise.resolve();
     let ended = false;
     /** Queued in order; a new phase is also told to the engine (the job's progress, and its claim renewed). */
-    const write = (phase: ThemeUpgradePhase, done: number, total: number, announce: boolean) => {
+    const write = (phase: ThemeFileUpdatePhase, done: number, total: number, announce: boolean) => {
       chain = chain.then(async () => {
         if (ended) return;
         const still = await repo.setProgress(db, runId, phase, done, total).catch(() => true);
@@ -629,18 +632,18 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
       return chain;
     };
     const check = () => {
-      if (ended) throw new AppError(409, THEME_UPGRADE_MESSAGES.cancelled, 'cancelled');
+      if (ended) throw new AppError(409, THEME_FILE_UPDATE_MESSAGES.cancelled, 'cancelled');
       context.signal.throwIfAborted();
     };
     return {
-      async phase(phase: ThemeUpgradePhase) {
+      async phase(phase: ThemeFileUpdatePhase) {
         check();
         current = phase;
         lastWrite = Date.now();
         await write(phase, 0, 0, true);
         check();
       },
-      report(phase: ThemeUpgradePhase, done: number, total: number) {
+      report(phase: ThemeFileUpdatePhase, done: number, total: number) {
         check();
         const announce = phase !== current;
         if (!announce && Date.now() - lastWrite < PROGRESS_WRITE_MS && done < total) return;
@@ -669,9 +672,9 @@ export function createThemeUpgradesService(deps: ThemeUpgradesServiceDeps) {
   function toInputError(error: unknown): never {
     if (isThemeZipError(error))
       throw new AppError(error.code === 'zip_too_large' ? 413 : 400, error.message, error.code);
-    if (!(error instanceof ThemeUpgradeError)) throw error;
+    if (!(error instanceof ThemeUpdateError)) throw error;
     const status = INPUT_ERROR_STATUS[error.code] ?? 400;
     throw new AppError(status, error.message, error.code);
   }
 }
-export type ThemeUpgradesService = ReturnType<typeof createThemeUpgradesService>;
+export type ThemeFileUpdatesService = ReturnType<typeof createThemeFileUpdatesService>;

@@ -1,7 +1,7 @@
 import type { Key } from '@keyport/shared/contracts/keys';
 import { tierFromFlags } from '@keyport/shared/domain/tiers';
-import { SLUG_EDITIONS, type UpgradeFileSlug } from './routing/route-theme-upgrade';
-import type { ThemeUpgradeInfo, UpgradeInfo } from './upgrade-storage';
+import { SLUG_EDITIONS, type UpgradeFileSlug } from './routing/route-theme-file-update';
+import type { ThemeFileUpdateInfo, UpgradeInfo } from './upgrade-storage';
 
 export interface UpgradeKeys {
   source: Key;
@@ -18,7 +18,7 @@ export interface UpgradeKeys {
 export function resolveUpgradeKeys(input: {
   page: UpgradeFileSlug | 'update';
   query: { target: string | null; source: string | null };
-  themeUpgradeInfo: ThemeUpgradeInfo | null;
+  themeUpgradeInfo: ThemeFileUpdateInfo | null;
   upgradeInfo: UpgradeInfo | null;
   keys: readonly Key[];
 }): UpgradeKeys | null {

@@ -2,8 +2,8 @@ import type { Key } from '@keyport/shared/contracts/keys';
 import { deriveStoreCard } from '@keyport/shared/domain/store-card';
 import { tierFromFlags } from '@keyport/shared/domain/tiers';
 import { paths, updateFilePath } from '../../lib/paths';
-import type { UpgradeFileSlug } from './routing/route-theme-upgrade';
-import { writeThemeUpgradeInfo, writeUpgradeInfo } from './upgrade-storage';
+import type { UpgradeFileSlug } from './routing/route-theme-file-update';
+import { writeThemeFileUpdateInfo, writeUpgradeInfo } from './upgrade-storage';
 
 /**
  * Writes §3 `themeUpgradeInfo` and `upgradeInfo` for a chosen upgrade and gives the page to go to. Called before
@@ -18,7 +18,7 @@ export function saveUpgradeChoice(input: {
   const sourceType = tierFromFlags(input.source);
   const targetType = tierFromFlags(input.target);
   const card = deriveStoreCard(input.source);
-  writeThemeUpgradeInfo({
+  writeThemeFileUpdateInfo({
     targetLicenseKey: input.target.api_key,
     targetLicenseType: targetType,
     sourceLicenseKey: input.source.api_key,

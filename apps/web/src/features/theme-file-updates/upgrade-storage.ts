@@ -6,14 +6,14 @@ import { STORAGE_KEYS } from '../../lib/storage-keys';
  * §3 local storage `themeUpgradeInfo`: the chosen source and target licenses, written by the card's routing and the
  * choosers before leaving for the upgrade page, read back there (a reload keeps the page's state).
  */
-export const ThemeUpgradeInfoSchema = z.object({
+export const ThemeFileUpdateInfoSchema = z.object({
   targetLicenseKey: z.string(),
   targetLicenseType: z.enum(TIERS),
   sourceLicenseKey: z.string(),
   sourceLicenseType: z.enum(TIERS),
   sourceLicenseVersion: z.nullable(z.string()),
 });
-export type ThemeUpgradeInfo = z.infer<typeof ThemeUpgradeInfoSchema>;
+export type ThemeFileUpdateInfo = z.infer<typeof ThemeFileUpdateInfoSchema>;
 
 /** §3 local storage `upgradeInfo`: the key and store being upgraded, saved before leaving for the upgrade page. */
 export const UpgradeInfoSchema = z.object({
@@ -44,7 +44,7 @@ function write(name: string, value: unknown): void {
   }
 }
 
-export const readThemeUpgradeInfo = () => read(STORAGE_KEYS.themeUpgradeInfo, ThemeUpgradeInfoSchema);
+export const readThemeFileUpdateInfo = () => read(STORAGE_KEYS.themeUpgradeInfo, ThemeFileUpdateInfoSchema);
 export const readUpgradeInfo = () => read(STORAGE_KEYS.upgradeInfo, UpgradeInfoSchema);
-export const writeThemeUpgradeInfo = (info: ThemeUpgradeInfo) => write(STORAGE_KEYS.themeUpgradeInfo, info);
+export const writeThemeFileUpdateInfo = (info: ThemeFileUpdateInfo) => write(STORAGE_KEYS.themeUpgradeInfo, info);
 export const writeUpgradeInfo = (info: UpgradeInfo) => write(STORAGE_KEYS.upgradeInfo, info);

@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { getReleases } from '@keyport/shared/contracts/releases';
 import { callApi } from '../../../lib/api-client';
-import { themeUpgradeRunsQueryOptions } from './theme-upgrade-queries';
-import { proAvailability } from '../routing/route-theme-upgrade';
+import { themeFileUpdateRunsQueryOptions } from './theme-file-update-queries';
+import { proAvailability } from '../routing/route-theme-file-update';
 
 /**
  * The availability check (§4, PRO): the latest release of the key's edition against the version its store runs, as
@@ -14,7 +14,7 @@ export async function checkUpdateAvailability(
 ): Promise<ReturnType<typeof proAvailability> & { latest: string; storeVersion: string | null }> {
   const [{ result }, { runs }] = await Promise.all([
     callApi(getReleases, { body: { key: licenseKey } }),
-    queryClient.fetchQuery(themeUpgradeRunsQueryOptions(licenseKey)),
+    queryClient.fetchQuery(themeFileUpdateRunsQueryOptions(licenseKey)),
   ]);
   const last = runs.find((run) => run.status === 'succeeded' && run.target.key === licenseKey);
   const storeVersion = last?.target.version ?? null;

@@ -1,19 +1,19 @@
 import {
-  downloadThemeUpgradeReportHtml,
-  downloadThemeUpgradeReportJson,
-  downloadThemeUpgradeReview,
-  downloadThemeUpgradeZip,
-} from '@keyport/shared/contracts/theme-upgrades';
+  downloadThemeFileUpdateReportHtml,
+  downloadThemeFileUpdateReportJson,
+  downloadThemeFileUpdateReview,
+  downloadThemeFileUpdateZip,
+} from '@keyport/shared/contracts/theme-file-updates';
 import { callApiForResponse } from '../../../lib/api-client';
 import { saveFileResponse as saveFile } from '../../../lib/save-file-response';
 
 export type RunFile = 'theme' | 'json' | 'html' | 'review';
 
 const CONTRACTS = {
-  theme: downloadThemeUpgradeZip,
-  json: downloadThemeUpgradeReportJson,
-  html: downloadThemeUpgradeReportHtml,
-  review: downloadThemeUpgradeReview,
+  theme: downloadThemeFileUpdateZip,
+  json: downloadThemeFileUpdateReportJson,
+  html: downloadThemeFileUpdateReportHtml,
+  review: downloadThemeFileUpdateReview,
 } as const;
 const FALLBACK_NAMES: Record<RunFile, (id: number) => string> = {
   theme: (id) => `theme-upgrade-${id}.zip`,

@@ -1,5 +1,5 @@
-import type { ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
-import { createThemeUpgrade } from '@keyport/shared/contracts/theme-upgrades';
+import type { ThemeFileUpdateRun } from '@keyport/shared/contracts/theme-file-updates';
+import { createThemeFileUpdate } from '@keyport/shared/contracts/theme-file-updates';
 import { ApiError, UNKNOWN_ERROR_CODE } from '../../../lib/api-client';
 import { uploadWithProgress } from '../../../lib/upload-with-progress';
 
@@ -15,8 +15,8 @@ export interface UploadThemeInput {
   signal?: AbortSignal;
 }
 
-/** POST /theme-upgrades (multipart), with upload progress. Failures throw ApiError like callApi. */
-export async function uploadTheme(input: UploadThemeInput): Promise<ThemeUpgradeRun> {
+/** POST /theme-file-updates (multipart), with upload progress. Failures throw ApiError like callApi. */
+export async function uploadTheme(input: UploadThemeInput): Promise<ThemeFileUpdateRun> {
   const form = new FormData();
   // The fields before the file: the server reads them before it streams the file to disk.
   form.append('source_key', input.sourceKey);
@@ -25,12 +25,12 @@ export async function uploadTheme(input: UploadThemeInput): Promise<ThemeUpgrade
   if (input.consentStore) form.append('consent_store', input.consentStore);
   form.append('theme', input.file, input.file.name);
   const body = await uploadWithProgress({
-    method: createThemeUpgrade.method,
-    path: createThemeUpgrade.path,
+    method: createThemeFileUpdate.method,
+    path: createThemeFileUpdate.path,
     form,
     onProgress: input.onProgress,
     signal: input.signal,
   });
   if (!body.run) throw new ApiError(500, 'The server answered without the run.', UNKNOWN_ERROR_CODE);
-  return body.run as ThemeUpgradeRun;
+  return body.run as ThemeFileUpdateRun;
 }

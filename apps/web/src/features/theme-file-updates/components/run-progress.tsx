@@ -1,16 +1,16 @@
 import { Loader2 } from 'lucide-react';
 import { useId } from 'react';
 import {
-  THEME_UPGRADE_PHASES,
-  THEME_UPGRADE_PHASE_TEXT,
-  type ThemeUpgradeRun,
-} from '@keyport/shared/contracts/theme-upgrades';
+  THEME_FILE_UPDATE_PHASES,
+  THEME_FILE_UPDATE_PHASE_TEXT,
+  type ThemeFileUpdateRun,
+} from '@keyport/shared/contracts/theme-file-updates';
 import { Button } from '../../../components/ui/button';
 
 /** How far a run is, 0..1: the phases done, plus the share of the current one its counts say. */
-export function runFraction(run: Pick<ThemeUpgradeRun, 'phase' | 'progress'>): number {
-  const phases = THEME_UPGRADE_PHASES.length;
-  const index = run.phase ? THEME_UPGRADE_PHASES.indexOf(run.phase) : 0;
+export function runFraction(run: Pick<ThemeFileUpdateRun, 'phase' | 'progress'>): number {
+  const phases = THEME_FILE_UPDATE_PHASES.length;
+  const index = run.phase ? THEME_FILE_UPDATE_PHASES.indexOf(run.phase) : 0;
   const within = run.progress && run.progress.total > 0 ? Math.min(1, run.progress.done / run.progress.total) : 0;
   return Math.min(1, (index + within) / phases);
 }
@@ -21,14 +21,14 @@ export function RunProgress({
   onCancel,
   cancelling,
 }: {
-  run: ThemeUpgradeRun;
+  run: ThemeFileUpdateRun;
   onCancel: () => void;
   cancelling: boolean;
 }) {
   const labelId = useId();
   const percent = Math.round(runFraction(run) * 100);
   const phase = run.phase ?? 'queued';
-  const step = THEME_UPGRADE_PHASES.indexOf(phase) + 1;
+  const step = THEME_FILE_UPDATE_PHASES.indexOf(phase) + 1;
   const counts = run.progress && run.progress.total > 0 ? ` (${run.progress.done} of ${run.progress.total})` : '';
   return (
     <section aria-labelledby={labelId} className="space-y-3 rounded-xl border border-slate-200 bg-white p-4">
@@ -37,7 +37,7 @@ export function RunProgress({
         Building your {run.target.edition} theme…
       </h2>
       <p role="status" className="text-sm text-slate-700">
-        Step {step} of {THEME_UPGRADE_PHASES.length}: {THEME_UPGRADE_PHASE_TEXT[phase]}
+        Step {step} of {THEME_FILE_UPDATE_PHASES.length}: {THEME_FILE_UPDATE_PHASE_TEXT[phase]}
         {counts}
       </p>
       <div

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { at, fakeApi, json, LITE, REGULAR, renderRoutes, runOf } from '../test/fake-api';
 import { FakeXhr } from '../../../test/fake-xhr';
-import { ThemeUpgradePage } from './theme-upgrade-page';
+import { ThemeFileUpdatePage } from './theme-file-update-page';
 
 const PREVIEW = {
   source: { key: LITE.api_key, edition: 'LITE', version: null },
@@ -51,7 +51,7 @@ const RUNNING = {
 
 const page = () =>
   renderRoutes(
-    [at('/customer/upgrade_file/lite-to-reg', <ThemeUpgradePage page="lite-to-reg" />)],
+    [at('/customer/upgrade_file/lite-to-reg', <ThemeFileUpdatePage page="lite-to-reg" />)],
     '/customer/upgrade_file/lite-to-reg',
   );
 const zip = () => new File([new Uint8Array([0x50, 0x4b, 3, 4])], 'harbor-theme.zip', { type: 'application/zip' });
@@ -68,7 +68,7 @@ describe('the upgrade page', () => {
     storeChoice();
     fakeApi({
       'GET /keys/': () => json(200, [LITE, REGULAR]),
-      'GET /theme-upgrades/preview': () => json(200, PREVIEW),
+      'GET /theme-file-updates/preview': () => json(200, PREVIEW),
     });
     page();
     const sides = await screen.findByRole('region', { name: 'Source and target license' });
@@ -86,7 +86,7 @@ describe('the upgrade page', () => {
     storeChoice();
     fakeApi({
       'GET /keys/': () => json(200, [LITE, REGULAR]),
-      'GET /theme-upgrades/preview': () => json(200, PREVIEW),
+      'GET /theme-file-updates/preview': () => json(200, PREVIEW),
     });
     const user = userEvent.setup({ applyAccept: false });
     page();
@@ -101,8 +101,8 @@ describe('the upgrade page', () => {
     let polls = 0;
     fakeApi({
       'GET /keys/': () => json(200, [LITE, REGULAR]),
-      'GET /theme-upgrades/preview': () => json(200, PREVIEW),
-      'GET /theme-upgrades/41': () =>
+      'GET /theme-file-updates/preview': () => json(200, PREVIEW),
+      'GET /theme-file-updates/41': () =>
         json(
           200,
           ++polls === 1
@@ -123,7 +123,7 @@ describe('the upgrade page', () => {
 
     const xhr = FakeXhr.last!;
     expect(xhr.method).toBe('POST');
-    expect(xhr.url).toBe('/theme-upgrades');
+    expect(xhr.url).toBe('/theme-file-updates');
     expect(xhr.form!.get('source_key')).toBe(LITE.api_key);
     expect(xhr.form!.get('target_key')).toBe(REGULAR.api_key);
     expect(xhr.form!.get('move_connection')).toBe('true');
@@ -174,9 +174,9 @@ describe('the upgrade page', () => {
     storeChoice();
     const calls = fakeApi({
       'GET /keys/': () => json(200, [LITE, REGULAR]),
-      'GET /theme-upgrades/preview': () => json(200, PREVIEW),
-      'GET /theme-upgrades/41': () => json(200, { run: runOf({ ...RUNNING, phase: 'detect' }) }),
-      'POST /theme-upgrades/41/cancel': () =>
+      'GET /theme-file-updates/preview': () => json(200, PREVIEW),
+      'GET /theme-file-updates/41': () => json(200, { run: runOf({ ...RUNNING, phase: 'detect' }) }),
+      'POST /theme-file-updates/41/cancel': () =>
         json(200, {
           run: runOf({
             ...RUNNING,
@@ -188,13 +188,13 @@ describe('the upgrade page', () => {
     });
     const user = userEvent.setup();
     renderRoutes(
-      [at('/customer/upgrade_file/lite-to-reg', <ThemeUpgradePage page="lite-to-reg" />)],
+      [at('/customer/upgrade_file/lite-to-reg', <ThemeFileUpdatePage page="lite-to-reg" />)],
       '/customer/upgrade_file/lite-to-reg?run=41',
     );
     expect(await screen.findByText('Step 3 of 6: Finding the release your theme started from')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Cancel upgrade' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Upgrade cancelled. Nothing was changed.');
-    expect(calls).toContain('POST /theme-upgrades/41/cancel');
+    expect(calls).toContain('POST /theme-file-updates/41/cancel');
     expect(screen.getByRole('button', { name: 'Upgrade to REGULAR' })).toBeInTheDocument();
   });
 
@@ -202,7 +202,7 @@ describe('the upgrade page', () => {
     storeChoice();
     fakeApi({
       'GET /keys/': () => json(200, [LITE, { ...REGULAR, myshopify: 'second-shop.myshopify.com' }]),
-      'GET /theme-upgrades/preview': () => json(200, { ...PREVIEW, target_store: 'second-shop.myshopify.com' }),
+      'GET /theme-file-updates/preview': () => json(200, { ...PREVIEW, target_store: 'second-shop.myshopify.com' }),
     });
     const user = userEvent.setup();
     page();
@@ -227,7 +227,7 @@ describe('the upgrade page', () => {
     storeChoice();
     fakeApi({
       'GET /keys/': () => json(200, [LITE, REGULAR]),
-      'GET /theme-upgrades/preview': () => json(200, PREVIEW),
+      'GET /theme-file-updates/preview': () => json(200, PREVIEW),
     });
     const user = userEvent.setup();
     page();
@@ -249,7 +249,7 @@ describe('the upgrade page', () => {
     storeChoice();
     fakeApi({
       'GET /keys/': () => json(200, [LITE, REGULAR]),
-      'GET /theme-upgrades/preview': () => json(200, PREVIEW),
+      'GET /theme-file-updates/preview': () => json(200, PREVIEW),
     });
     const first = page();
     await screen.findByText('version 1.1.0');
@@ -264,7 +264,7 @@ describe('the upgrade page', () => {
     const calls = fakeApi({ 'GET /keys/': () => json(200, [LITE, REGULAR]) });
     page();
     expect(await screen.findByRole('button', { name: 'Choose an upgrade' })).toBeInTheDocument();
-    expect(calls.some((call) => call.startsWith('GET /theme-upgrades/preview'))).toBe(false);
+    expect(calls.some((call) => call.startsWith('GET /theme-file-updates/preview'))).toBe(false);
   });
 
   it('refuses stored keys that are not the person’s own', async () => {

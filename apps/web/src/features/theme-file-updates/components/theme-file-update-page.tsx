@@ -4,7 +4,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import type { Key } from '@keyport/shared/contracts/keys';
-import { targetConsentText, type ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
+import { targetConsentText, type ThemeFileUpdateRun } from '@keyport/shared/contracts/theme-file-updates';
 import { deriveStoreCard } from '@keyport/shared/domain/store-card';
 import { tierFromFlags, type Tier } from '@keyport/shared/domain/tiers';
 import { Alert } from '../../../components/ui/alert';
@@ -16,11 +16,11 @@ import { serverMessage } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
 import { queryKeys } from '../../../lib/query-keys';
 import { useOwnKeys } from '../api/get-keys';
-import { cancelRun, useThemeUpgradePreview, useThemeUpgradeRun } from '../api/theme-upgrade-queries';
+import { cancelRun, useThemeFileUpdatePreview, useThemeFileUpdateRun } from '../api/theme-file-update-queries';
 import { uploadTheme } from '../api/upload-theme';
-import type { UpgradeFileSlug } from '../routing/route-theme-upgrade';
+import type { UpgradeFileSlug } from '../routing/route-theme-file-update';
 import { resolveUpgradeKeys } from '../resolve-upgrade-keys';
-import { readThemeUpgradeInfo, readUpgradeInfo } from '../upgrade-storage';
+import { readThemeFileUpdateInfo, readUpgradeInfo } from '../upgrade-storage';
 import { ThemeDropZone } from './theme-drop-zone';
 import { RunProgress } from './run-progress';
 import { UpdateKeyPicker, UpgradeChoicePrompt } from './upgrade-key-prompts';
@@ -62,7 +62,7 @@ function LicenseSide({
  * and target license, edition and version; explains the Shopify export; takes the zip (drop or pick) with upload
  * progress; asks before a higher edition moves the store's connection; then shows the report and its downloads.
  */
-export function ThemeUpgradePage({ page }: { page: UpgradeFileSlug | 'update' }) {
+export function ThemeFileUpdatePage({ page }: { page: UpgradeFileSlug | 'update' }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const queryClient = useQueryClient();
   // A choice made while on the page (the chooser navigates here again) is read afresh from storage.
@@ -74,7 +74,7 @@ export function ThemeUpgradePage({ page }: { page: UpgradeFileSlug | 'update' })
         ? resolveUpgradeKeys({
             page,
             query: { target: searchParams.get('target'), source: searchParams.get('source') },
-            themeUpgradeInfo: readThemeUpgradeInfo(),
+            themeUpgradeInfo: readThemeFileUpdateInfo(),
             upgradeInfo: readUpgradeInfo(),
             keys: keys.data,
           })
@@ -94,10 +94,10 @@ export function ThemeUpgradePage({ page }: { page: UpgradeFileSlug | 'update' })
     [resolved, keys.data, page],
   );
   const target = eligibleTargets.find((key) => key.id === chosenTargetId) ?? resolved?.target ?? null;
-  const preview = useThemeUpgradePreview(resolved?.source.api_key ?? null, target?.api_key ?? null);
+  const preview = useThemeFileUpdatePreview(resolved?.source.api_key ?? null, target?.api_key ?? null);
   const runParam = searchParams.get('run');
-  const runQuery = useThemeUpgradeRun(runParam);
-  const run: ThemeUpgradeRun | null = runQuery.data?.run ?? null;
+  const runQuery = useThemeFileUpdateRun(runParam);
+  const run: ThemeFileUpdateRun | null = runQuery.data?.run ?? null;
 
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
@@ -129,17 +129,17 @@ export function ThemeUpgradePage({ page }: { page: UpgradeFileSlug | 'update' })
     },
     onSuccess: (result) => {
       // The server answers at once with the run in progress; the page polls it from here.
-      queryClient.setQueryData(queryKeys.themeUpgradeRun(String(result.id)), { run: result });
+      queryClient.setQueryData(queryKeys.themeFileUpdateRun(String(result.id)), { run: result });
       const next = new URLSearchParams(searchParams);
       next.set('run', String(result.id));
       setSearchParams(next, { replace: true });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.themeUpgradeRunsAll });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.themeFileUpdateRunsAll });
     },
     onError: (error) => setFileError(serverMessage(error) ?? UPLOAD_FAILED),
   });
   const cancel = useMutation({
     mutationFn: (id: number) => cancelRun(id),
-    onSuccess: (result) => queryClient.setQueryData(queryKeys.themeUpgradeRun(String(result.run.id)), result),
+    onSuccess: (result) => queryClient.setQueryData(queryKeys.themeFileUpdateRun(String(result.run.id)), result),
     onError: (error) => {
       toast.error(serverMessage(error) ?? 'Could not cancel the upgrade');
       void runQuery.refetch();
@@ -151,7 +151,7 @@ export function ThemeUpgradePage({ page }: { page: UpgradeFileSlug | 'update' })
   useEffect(() => {
     if (lastStatus.current === 'running' && run && run.status !== 'running') {
       void queryClient.invalidateQueries({ queryKey: queryKeys.keys });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.themeUpgradeRunsAll });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.themeFileUpdateRunsAll });
       void queryClient.invalidateQueries({ queryKey: queryKeys.upgradableKeys });
     }
     lastStatus.current = run?.status;

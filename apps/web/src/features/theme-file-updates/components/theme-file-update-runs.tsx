@@ -2,16 +2,16 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import type { ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
+import type { ThemeFileUpdateRun } from '@keyport/shared/contracts/theme-file-updates';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { paths } from '../../../lib/paths';
-import { slugFor } from '../routing/route-theme-upgrade';
+import { slugFor } from '../routing/route-theme-file-update';
 import { serverMessage } from '../../../lib/api-client';
 import { downloadRunFile, type RunFile } from '../api/download-run-file';
-import { themeUpgradeRunsQueryOptions } from '../api/theme-upgrade-queries';
+import { themeFileUpdateRunsQueryOptions } from '../api/theme-file-update-queries';
 
-const STATUS_TEXT: Record<ThemeUpgradeRun['status'], string> = {
+const STATUS_TEXT: Record<ThemeFileUpdateRun['status'], string> = {
   running: 'In progress',
   succeeded: 'Done',
   failed: 'Failed',
@@ -19,12 +19,12 @@ const STATUS_TEXT: Record<ThemeUpgradeRun['status'], string> = {
 };
 
 /** The upgrade page that shows this run (its progress while it runs). */
-function runPagePath(run: ThemeUpgradeRun): string {
+function runPagePath(run: ThemeFileUpdateRun): string {
   const slug = slugFor(run.source.edition, run.target.edition);
   return slug ? paths.upgradeFile(slug) : paths.updateFile;
 }
 
-function RunRow({ run }: { run: ThemeUpgradeRun }) {
+function RunRow({ run }: { run: ThemeFileUpdateRun }) {
   const [busy, setBusy] = useState(false);
   async function download(file: RunFile) {
     setBusy(true);
@@ -73,12 +73,12 @@ function RunRow({ run }: { run: ThemeUpgradeRun }) {
 }
 
 /** A key's theme upgrade runs (as source or target), newest first, with their files while they are kept (7 days). */
-export function ThemeUpgradeRuns({ licenseKey }: { licenseKey: string }) {
-  const runs = useQuery(themeUpgradeRunsQueryOptions(licenseKey));
+export function ThemeFileUpdateRuns({ licenseKey }: { licenseKey: string }) {
+  const runs = useQuery(themeFileUpdateRunsQueryOptions(licenseKey));
   if (runs.isPending) return null;
   return (
-    <section aria-labelledby="theme-upgrade-runs-heading" className="mt-6">
-      <h2 id="theme-upgrade-runs-heading" className="mb-2 text-lg font-semibold text-slate-900">
+    <section aria-labelledby="theme-file-update-runs-heading" className="mt-6">
+      <h2 id="theme-file-update-runs-heading" className="mb-2 text-lg font-semibold text-slate-900">
         Theme upgrades
       </h2>
       {runs.isError ? (

@@ -6,8 +6,8 @@ import { tierFromFlags, type Tier } from '@keyport/shared/domain/tiers';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { THEME_UPGRADE_MESSAGES } from '../messages';
-import { chooseSource, higherTiersOwned } from '../routing/route-theme-upgrade';
+import { THEME_FILE_UPDATE_MESSAGES } from '../messages';
+import { chooseSource, higherTiersOwned } from '../routing/route-theme-file-update';
 import { saveUpgradeChoice } from '../save-upgrade-choice';
 
 /** §2 dialog 7's names of the choices: from LITE 'Lite to Regular' / 'Lite to Pro'; from REGULAR 'Upgrade to Pro'. */
@@ -58,7 +58,7 @@ export function ThemeSourceChooserDialog({ card, keys, onClose }: ThemeSourceCho
           <div className="space-y-4">
             <Alert tone="info">
               {tier === 'LITE'
-                ? THEME_UPGRADE_MESSAGES.noHigherTier
+                ? THEME_FILE_UPDATE_MESSAGES.noHigherTier
                 : 'You have no license of a higher tier than this one.'}
             </Alert>
             <p className="text-sm text-slate-600">
@@ -89,7 +89,7 @@ export function ThemeSourceChooserDialog({ card, keys, onClose }: ThemeSourceCho
                   >
                     <input
                       type="radio"
-                      name="theme-upgrade-source"
+                      name="theme-file-update-source"
                       value={to}
                       checked={selected === to}
                       onChange={() => {

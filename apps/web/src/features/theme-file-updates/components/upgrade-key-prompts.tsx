@@ -10,7 +10,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { TIER_STYLES } from '../../../components/ui/tier-style';
 import { checkUpdateAvailability } from '../api/check-availability';
-import { THEME_UPGRADE_MESSAGES } from '../messages';
+import { THEME_FILE_UPDATE_MESSAGES } from '../messages';
 import { saveUpgradeChoice } from '../save-upgrade-choice';
 import { UpgradeThemeFileDialog } from './upgrade-theme-file-dialog';
 
@@ -36,7 +36,7 @@ export function UpdateKeyPicker({ keys }: { keys: readonly Key[] }) {
           { replace: true },
         );
     } catch {
-      setError(THEME_UPGRADE_MESSAGES.checkOptionsFailed);
+      setError(THEME_FILE_UPDATE_MESSAGES.checkOptionsFailed);
     } finally {
       setChecking(null);
     }

@@ -6,8 +6,8 @@ import {
   REPORT_GROUP_TEXT,
   type ReportGroup,
   type ReportItem,
-  type ThemeUpgradeRun,
-} from '@keyport/shared/contracts/theme-upgrades';
+  type ThemeFileUpdateRun,
+} from '@keyport/shared/contracts/theme-file-updates';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { serverMessage } from '../../../lib/api-client';
@@ -84,7 +84,7 @@ function Group({ group, items }: { group: ReportGroup; items: ReportItem[] }) {
  * What the export was (the release found by its files, else the edition it says) and what it became (the target key's
  * edition and release): never the key's tier for the export's.
  */
-export function fromTo(run: ThemeUpgradeRun): string {
+export function fromTo(run: ThemeFileUpdateRun): string {
   const found = run.report?.detection.confident ? run.report.detection.release : null;
   const source = found
     ? `${found.edition} ${found.version}`
@@ -95,7 +95,7 @@ export function fromTo(run: ThemeUpgradeRun): string {
 }
 
 /** The run's report on the page: counts, every decision by kind, and the downloads (theme zip, JSON, HTML). */
-export function UpgradeReport({ run }: { run: ThemeUpgradeRun }) {
+export function UpgradeReport({ run }: { run: ThemeFileUpdateRun }) {
   const [busy, setBusy] = useState<RunFile | null>(null);
   const report = run.report;
 

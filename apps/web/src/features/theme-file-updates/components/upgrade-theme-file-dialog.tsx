@@ -2,7 +2,7 @@ import { ArrowUpCircle, ChevronRight, Loader2 } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Key } from '@keyport/shared/contracts/keys';
-import type { UpgradeStatus } from '@keyport/shared/contracts/theme-upgrades';
+import type { UpgradeStatus } from '@keyport/shared/contracts/theme-file-updates';
 import { deriveStoreCard } from '@keyport/shared/domain/store-card';
 import { tierFromFlags, type Tier } from '@keyport/shared/domain/tiers';
 import { Alert } from '../../../components/ui/alert';
@@ -11,9 +11,9 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { TIER_STYLES } from '../../../components/ui/tier-style';
 import { useOwnKeys } from '../api/get-keys';
-import { useUpgradableKeys } from '../api/theme-upgrade-queries';
-import { THEME_UPGRADE_MESSAGES } from '../messages';
-import { slugFor } from '../routing/route-theme-upgrade';
+import { useUpgradableKeys } from '../api/theme-file-update-queries';
+import { THEME_FILE_UPDATE_MESSAGES } from '../messages';
+import { slugFor } from '../routing/route-theme-file-update';
 import { saveUpgradeChoice } from '../save-upgrade-choice';
 
 /** The two options of §2 dialog 7's 'Upgrade your theme file', and what enables each (§5 upgrade file options). */
@@ -29,14 +29,14 @@ export const UPGRADE_FILE_OPTIONS: readonly {
     title: 'Upgrade LITE to Regular',
     from: ['LITE'],
     to: 'REGULAR',
-    disabledMessage: THEME_UPGRADE_MESSAGES.needRegular,
+    disabledMessage: THEME_FILE_UPDATE_MESSAGES.needRegular,
   },
   {
     status: 'Regular to Pro',
     title: 'Upgrade to Pro',
     from: ['LITE', 'REGULAR'],
     to: 'PRO',
-    disabledMessage: THEME_UPGRADE_MESSAGES.needPro,
+    disabledMessage: THEME_FILE_UPDATE_MESSAGES.needPro,
   },
 ];
 
@@ -109,7 +109,7 @@ export function UpgradeThemeFileDialog({ onClose }: { onClose: () => void }) {
         }
       >
         {failed ? (
-          <Alert>{THEME_UPGRADE_MESSAGES.loadOptionsFailed}</Alert>
+          <Alert>{THEME_FILE_UPDATE_MESSAGES.loadOptionsFailed}</Alert>
         ) : loading ? (
           <p role="status" className="flex items-center gap-2 text-sm text-slate-600">
             <Loader2 aria-hidden="true" className="size-4 animate-spin motion-reduce:animate-none" />

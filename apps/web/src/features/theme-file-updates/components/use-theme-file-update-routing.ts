@@ -4,8 +4,8 @@ import { useNavigate } from 'react-router';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { ownKeysQueryOptions } from '../api/get-keys';
 import { checkUpdateAvailability } from '../api/check-availability';
-import { THEME_UPGRADE_MESSAGES } from '../messages';
-import { routeThemeUpgrade } from '../routing/route-theme-upgrade';
+import { THEME_FILE_UPDATE_MESSAGES } from '../messages';
+import { routeThemeFileUpdate } from '../routing/route-theme-file-update';
 import { saveUpgradeChoice } from '../save-upgrade-choice';
 
 export type RoutingState =
@@ -18,7 +18,7 @@ export type RoutingState =
  * A card's "Upgrade Theme": reads the person's keys, applies §4 routing, and either goes to the upgrade page (having
  * saved §3 themeUpgradeInfo / upgradeInfo), opens the source chooser, or says why not.
  */
-export function useThemeUpgradeRouting(card: Key) {
+export function useThemeFileUpdateRouting(card: Key) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [state, setState] = useState<RoutingState>({ status: 'idle' });
@@ -29,11 +29,11 @@ export function useThemeUpgradeRouting(card: Key) {
     try {
       keys = await queryClient.fetchQuery(ownKeysQueryOptions());
     } catch {
-      setState({ status: 'error', message: THEME_UPGRADE_MESSAGES.checkOptionsFailed });
+      setState({ status: 'error', message: THEME_FILE_UPDATE_MESSAGES.checkOptionsFailed });
       return;
     }
     const current = keys.find((key) => key.id === card.id) ?? card;
-    const route = routeThemeUpgrade(current, keys);
+    const route = routeThemeFileUpdate(current, keys);
     switch (route.kind) {
       case 'page':
         setState({ status: 'idle' });
@@ -63,7 +63,7 @@ export function useThemeUpgradeRouting(card: Key) {
             }),
           );
         } catch {
-          setState({ status: 'error', message: THEME_UPGRADE_MESSAGES.checkOptionsFailed });
+          setState({ status: 'error', message: THEME_FILE_UPDATE_MESSAGES.checkOptionsFailed });
         }
     }
   }

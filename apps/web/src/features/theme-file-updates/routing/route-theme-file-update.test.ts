@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Key } from '@keyport/shared/contracts/keys';
 import { flagsFromTier, TIERS, type Tier } from '@keyport/shared/domain/tiers';
-import { THEME_UPGRADE_MESSAGES } from '../messages';
+import { THEME_FILE_UPDATE_MESSAGES } from '../messages';
 import {
   chooseSource,
   compareVersions,
   higherTiersOwned,
   proAvailability,
-  routeThemeUpgrade,
-  type ThemeUpgradeRoute,
-} from './route-theme-upgrade';
+  routeThemeFileUpdate,
+  type ThemeFileUpdateRoute,
+} from './route-theme-file-update';
 
 let nextId = 1;
 const key = (tier: Tier, connected = false): Key => ({
@@ -43,10 +43,10 @@ function expected(tier: Tier, owned: Tier[]): string {
   if (reg && pro) return 'chooser:REGULAR,PRO';
   if (pro) return 'page:lite-to-pro:PRO';
   if (reg) return 'page:lite-to-reg:REGULAR';
-  return `error:${THEME_UPGRADE_MESSAGES.noHigherTier}`;
+  return `error:${THEME_FILE_UPDATE_MESSAGES.noHigherTier}`;
 }
 
-function describeRoute(route: ThemeUpgradeRoute, card: Key): string {
+function describeRoute(route: ThemeFileUpdateRoute, card: Key): string {
   switch (route.kind) {
     case 'page':
       return `page:${route.slug}:${route.target.id === card.id ? 'self' : TIERS.find((t) => flagsFromTier(t).pro === route.target.pro && flagsFromTier(t).lite === route.target.lite)}`;
@@ -59,13 +59,13 @@ function describeRoute(route: ThemeUpgradeRoute, card: Key): string {
   }
 }
 
-describe('routeThemeUpgrade (§4, every tier × owned licenses)', () => {
+describe('routeThemeFileUpdate (§4, every tier × owned licenses)', () => {
   for (const tier of TIERS) {
     for (const owned of SUBSETS) {
       it(`${tier} card, also owning [${owned.join(', ') || 'nothing'}] → ${expected(tier, owned)}`, () => {
         const card = key(tier, true);
         const keys = [card, ...owned.map((t) => key(t))];
-        const route = routeThemeUpgrade(card, keys);
+        const route = routeThemeFileUpdate(card, keys);
         expect(describeRoute(route, card)).toBe(expected(tier, owned));
         if (route.kind !== 'error') expect(route.source).toBe(card);
       });
@@ -74,9 +74,9 @@ describe('routeThemeUpgrade (§4, every tier × owned licenses)', () => {
 
   it('a second key of the same tier is not a higher-tier license', () => {
     const card = key('LITE');
-    expect(routeThemeUpgrade(card, [card, key('LITE')])).toEqual({
+    expect(routeThemeFileUpdate(card, [card, key('LITE')])).toEqual({
       kind: 'error',
-      message: THEME_UPGRADE_MESSAGES.noHigherTier,
+      message: THEME_FILE_UPDATE_MESSAGES.noHigherTier,
     });
   });
 
@@ -84,7 +84,7 @@ describe('routeThemeUpgrade (§4, every tier × owned licenses)', () => {
     const card = key('LITE', true);
     const busy = key('REGULAR', true);
     const free = key('REGULAR', false);
-    const route = routeThemeUpgrade(card, [card, busy, free]);
+    const route = routeThemeFileUpdate(card, [card, busy, free]);
     expect(route.kind === 'page' && route.target).toBe(free);
   });
 });

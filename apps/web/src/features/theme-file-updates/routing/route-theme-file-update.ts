@@ -1,8 +1,8 @@
 import type { Key } from '@keyport/shared/contracts/keys';
 import { tierFromFlags, tierRank, TIERS, type Tier } from '@keyport/shared/domain/tiers';
-import { THEME_UPGRADE_MESSAGES } from '../messages';
+import { THEME_FILE_UPDATE_MESSAGES } from '../messages';
 
-/** The theme-file upgrade pages (§2): the same-edition update and the three edition upgrades. */
+/** The theme-file update pages (§2): the same-edition update and the three edition upgrades. */
 export type UpgradeFileSlug = 'lite-to-reg' | 'reg-lite-to-pro' | 'lite-to-pro';
 export const UPGRADE_FILE_SLUGS: readonly UpgradeFileSlug[] = ['lite-to-reg', 'reg-lite-to-pro', 'lite-to-pro'];
 
@@ -26,7 +26,7 @@ export function slugFor(from: Tier, to: Tier): UpgradeFileSlug | null {
 }
 
 /** Where a card's theme upgrade goes. `target` is the key whose edition the store gets (§3 themeUpgradeInfo). */
-export type ThemeUpgradeRoute =
+export type ThemeFileUpdateRoute =
   | { kind: 'page'; slug: UpgradeFileSlug; source: Key; target: Key }
   | { kind: 'chooser'; source: Key; tiers: Tier[] }
   | { kind: 'check-availability'; source: Key }
@@ -53,7 +53,7 @@ export function higherTiersOwned(keys: readonly Key[], card: Key): Tier[] {
  * lite-to-reg with the card's own key as the target (the spec's route: a key upgraded to REGULAR whose store still
  * runs LITE files). From a PRO card: the availability check (see `proAvailability`).
  */
-export function routeThemeUpgrade(card: Key, keys: readonly Key[]): ThemeUpgradeRoute {
+export function routeThemeFileUpdate(card: Key, keys: readonly Key[]): ThemeFileUpdateRoute {
   const tier = tierFromFlags(card);
   const owned = higherTiersOwned(keys, card);
   if (tier === 'PRO') return { kind: 'check-availability', source: card };
@@ -62,7 +62,7 @@ export function routeThemeUpgrade(card: Key, keys: readonly Key[]): ThemeUpgrade
     return { kind: 'page', slug: 'lite-to-reg', source: card, target: card };
   }
   if (owned.length === 2) return { kind: 'chooser', source: card, tiers: owned };
-  if (owned.length === 0) return { kind: 'error', message: THEME_UPGRADE_MESSAGES.noHigherTier };
+  if (owned.length === 0) return { kind: 'error', message: THEME_FILE_UPDATE_MESSAGES.noHigherTier };
   const to = owned[0]!;
   return { kind: 'page', slug: slugFor('LITE', to)!, source: card, target: keysOfTier(keys, to, card)[0]! };
 }
@@ -76,10 +76,10 @@ export function chooseSource(
   keys: readonly Key[],
   tier: Tier | null,
 ): { kind: 'page'; slug: UpgradeFileSlug; source: Key; target: Key } | { kind: 'error'; message: string } {
-  if (tier === null) return { kind: 'error', message: THEME_UPGRADE_MESSAGES.selectLicenseType };
+  if (tier === null) return { kind: 'error', message: THEME_FILE_UPDATE_MESSAGES.selectLicenseType };
   const slug = slugFor(tierFromFlags(card), tier);
   const target = keysOfTier(keys, tier, card)[0];
-  if (!slug || !target) return { kind: 'error', message: THEME_UPGRADE_MESSAGES.invalidSource };
+  if (!slug || !target) return { kind: 'error', message: THEME_FILE_UPDATE_MESSAGES.invalidSource };
   return { kind: 'page', slug, source: card, target };
 }
 
@@ -109,5 +109,5 @@ export function proAvailability(
   storeVersion: string | null,
 ): { kind: 'update' } | { kind: 'error'; message: string } {
   if (storeVersion === null || compareVersions(latestVersion, storeVersion) > 0) return { kind: 'update' };
-  return { kind: 'error', message: THEME_UPGRADE_MESSAGES.noUpgradeAvailable };
+  return { kind: 'error', message: THEME_FILE_UPDATE_MESSAGES.noUpgradeAvailable };
 }

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
 import type { Key } from '@keyport/shared/contracts/keys';
-import type { ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
+import type { ThemeFileUpdateRun } from '@keyport/shared/contracts/theme-file-updates';
 
 export const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -40,7 +40,7 @@ export const LITE: Key = {
 export const REGULAR: Key = { id: 2, api_key: 'REGL-2222', pro: false, lite: false, ...base };
 export const PRO: Key = { id: 3, api_key: 'PROO-3333', pro: true, lite: false, ...base };
 
-export function runOf(overrides: Partial<ThemeUpgradeRun> = {}): ThemeUpgradeRun {
+export function runOf(overrides: Partial<ThemeFileUpdateRun> = {}): ThemeFileUpdateRun {
   return {
     id: 41,
     status: 'succeeded',
@@ -95,10 +95,10 @@ export function runOf(overrides: Partial<ThemeUpgradeRun> = {}): ThemeUpgradeRun
       vendor: { updated: ['assets/base.css'], added: [], removed: [], unchanged: 90 },
       warnings: [],
     },
-    download_url: '/theme-upgrades/41/theme.zip',
-    report_json_url: '/theme-upgrades/41/report.json',
-    report_html_url: '/theme-upgrades/41/report.html',
-    review_url: '/theme-upgrades/41/review.zip',
+    download_url: '/theme-file-updates/41/theme.zip',
+    report_json_url: '/theme-file-updates/41/report.json',
+    report_html_url: '/theme-file-updates/41/report.html',
+    review_url: '/theme-file-updates/41/review.zip',
     created_at: '2026-11-23T10:00:00.000Z',
     expires_at: '2026-11-30T10:00:00.000Z',
     connection_moved: true,
