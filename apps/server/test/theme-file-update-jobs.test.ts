@@ -17,7 +17,10 @@ import { jobs as jobsTable, themeFileUpdateRuns } from '../src/db/schema';
 import type { StoragePort } from '../src/integrations/storage/port';
 import { DEFAULT_THEME_ZIP_LIMITS } from '../src/lib/theme-zip/scan';
 import { createJobs, type Jobs } from '../src/modules/jobs/jobs.service';
-import { scheduleThemeFileUpdateJobs, themeFileUpdateRunJob } from '../src/modules/theme-file-updates/theme-file-update.job';
+import {
+  scheduleThemeFileUpdateJobs,
+  themeFileUpdateRunJob,
+} from '../src/modules/theme-file-updates/theme-file-update.job';
 import {
   THEME_FILE_UPDATE_JOB,
   THEME_FILE_UPDATE_SWEEP_JOB,
@@ -149,7 +152,8 @@ async function filesOfRun(runId: number): Promise<string[]> {
     for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) await walk(full);
-      else if (entry.name.startsWith(`${runId}-`) || entry.name.startsWith(`theme-file-update-${runId}-`)) found.push(full);
+      else if (entry.name.startsWith(`${runId}-`) || entry.name.startsWith(`theme-file-update-${runId}-`))
+        found.push(full);
     }
   };
   await walk(dataDir());

@@ -63,7 +63,10 @@ function describe(side: ThemeInfo): string {
   return [side.themeName ?? 'Unknown theme', side.edition ?? '', side.version ?? ''].filter(Boolean).join(' ');
 }
 
-export function reportToHtml(report: ThemeFileUpdateReportBody, sides?: { source: ThemeInfo; target: ThemeInfo }): string {
+export function reportToHtml(
+  report: ThemeFileUpdateReportBody,
+  sides?: { source: ThemeInfo; target: ThemeInfo },
+): string {
   const { summary, detection, vendor } = report;
   const counts = REPORT_GROUP_ORDER.map(
     (name) =>

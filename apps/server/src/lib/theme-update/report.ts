@@ -3,7 +3,11 @@
  * dropped), plus what the new version changed by itself. Its shape is the contract's (`ThemeFileUpdateReportBody`), so
  * the JSON download, the HTML page and the web page read the same thing.
  */
-import type { ReleaseDetection, ReportItem, ThemeFileUpdateReportBody } from '@keyport/shared/contracts/theme-file-updates';
+import type {
+  ReleaseDetection,
+  ReportItem,
+  ThemeFileUpdateReportBody,
+} from '@keyport/shared/contracts/theme-file-updates';
 import type { Tier } from '@keyport/shared/domain/tiers';
 
 export type { ReportItem, ThemeFileUpdateReportBody } from '@keyport/shared/contracts/theme-file-updates';

@@ -1,5 +1,9 @@
 import type { JobDefinition, Jobs } from '../jobs/jobs.service';
-import { THEME_FILE_UPDATE_JOB, THEME_FILE_UPDATE_SWEEP_JOB, type ThemeFileUpdatesService } from './theme-file-updates.service';
+import {
+  THEME_FILE_UPDATE_JOB,
+  THEME_FILE_UPDATE_SWEEP_JOB,
+  type ThemeFileUpdatesService,
+} from './theme-file-updates.service';
 
 /** The clean-up's schedule (a `job_schedules` row: migration 0018 renamed it from 'theme-upgrades-sweep'). */
 export const THEME_FILE_UPDATE_SWEEP_SCHEDULE = 'theme-file-updates-sweep';

@@ -81,7 +81,10 @@ export function clearUpload(db: DbOrTx, id: number) {
 export function listRunning(db: DbOrTx, scope: { keyIds: number[]; store: string | null } | null) {
   const matches = scope
     ? [
-        ...scope.keyIds.flatMap((id) => [eq(themeFileUpdateRuns.sourceKeyId, id), eq(themeFileUpdateRuns.targetKeyId, id)]),
+        ...scope.keyIds.flatMap((id) => [
+          eq(themeFileUpdateRuns.sourceKeyId, id),
+          eq(themeFileUpdateRuns.targetKeyId, id),
+        ]),
         ...(scope.store ? [eq(themeFileUpdateRuns.store, scope.store)] : []),
       ]
     : [];
@@ -109,7 +112,10 @@ export function listExpiredWithFiles(db: DbOrTx, at: Date, limit: number) {
 }
 
 export function markFilesDeleted(db: DbOrTx, id: number, at: Date) {
-  return db.update(themeFileUpdateRuns).set({ filesDeletedAt: at, uploadKey: null }).where(eq(themeFileUpdateRuns.id, id));
+  return db
+    .update(themeFileUpdateRuns)
+    .set({ filesDeletedAt: at, uploadKey: null })
+    .where(eq(themeFileUpdateRuns.id, id));
 }
 
 /** Runs that ended but still hold their upload (a worker stopped between the end and the clean-up). */

@@ -462,6 +462,7 @@ export function createThemeFileUpdatesService(deps: ThemeFileUpdatesServiceDeps)
       return { run: toRun(row) };
     },
 
+    // The merchant's download names keep `theme-upgrade-<id>-…` (what they got before the rename: ADR 044).
     async openOutput(userId: number, id: number): Promise<RunFile> {
       const row = await requireLiveRun(userId, id);
       return openStored(

@@ -15,6 +15,7 @@ const CONTRACTS = {
   html: downloadThemeFileUpdateReportHtml,
   review: downloadThemeFileUpdateReview,
 } as const;
+// The server's names, `theme-upgrade-<id>-…`, kept for the merchant through the rename (ADR 044).
 const FALLBACK_NAMES: Record<RunFile, (id: number) => string> = {
   theme: (id) => `theme-upgrade-${id}.zip`,
   json: (id) => `theme-upgrade-${id}-report.json`,
