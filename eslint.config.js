@@ -28,7 +28,7 @@ export const TABLE_OWNERS = {
   invoiceCounters: 'invoices',
   auditLog: 'audit',
   analyticsOutbox: 'analytics',
-  themeUpgradeRuns: 'theme-upgrades',
+  themeFileUpdateRuns: 'theme-file-updates',
   creditAccounts: 'credits',
   creditLedger: 'credits',
   redeemProducts: 'credits',

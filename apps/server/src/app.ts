@@ -29,7 +29,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { homepageRoutes } from './modules/homepage/homepage.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
 import { releasesRoutes } from './modules/releases/releases.routes';
-import { themeUpgradesRoutes } from './modules/theme-upgrades/theme-upgrades.routes';
+import { themeFileUpdatesRoutes } from './modules/theme-file-updates/theme-file-updates.routes';
 import { customersAdminRoutes } from './modules/customers-admin/customers-admin.routes';
 import { createServices, type Adapters } from './services';
 import { billingRoutes } from './modules/billing/billing.routes';
@@ -215,7 +215,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     maxZipBytes: config.releases.maxBytes,
   });
   await app.register(connectRoutes);
-  await app.register(themeUpgradesRoutes, {
+  await app.register(themeFileUpdatesRoutes, {
     uploadDir: path.join(config.dataDir, 'tmp'),
     maxZipBytes: config.releases.maxBytes,
   });

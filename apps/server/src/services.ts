@@ -44,8 +44,8 @@ import { createDownloadLinks } from './modules/releases/download-link';
 import { loadDownloadLinkSecret } from './modules/releases/download-link-secret';
 import { createReleasesService } from './modules/releases/releases.service';
 import { createServedReleases } from './modules/releases/served-releases.service';
-import { createThemeUpgradesService } from './modules/theme-upgrades/theme-upgrades.service';
-import { scheduleThemeUpgradeJobs } from './modules/theme-upgrades/theme-upgrade.job';
+import { createThemeFileUpdatesService } from './modules/theme-file-updates/theme-file-updates.service';
+import { scheduleThemeFileUpdateJobs } from './modules/theme-file-updates/theme-file-update.job';
 import { DEFAULT_THEME_ZIP_LIMITS } from './lib/theme-zip/scan';
 import { createKlaviyoAdapter } from './integrations/analytics/klaviyo-adapter';
 import type { AnalyticsPort } from './integrations/analytics/port';
@@ -233,7 +233,7 @@ export function createServices(
     intervalMs: config.licenses.checkinFlushMs,
     log,
   });
-  const themeUpgrades = createThemeUpgradesService({
+  const themeFileUpdates = createThemeFileUpdatesService({
     db,
     storage,
     keys,
@@ -243,7 +243,7 @@ export function createServices(
     jobs,
     workDir: path.join(config.dataDir, 'tmp'),
   });
-  scheduleThemeUpgradeJobs(jobs, themeUpgrades);
+  scheduleThemeFileUpdateJobs(jobs, themeFileUpdates);
   const paymentProvider =
     adapters.payments ?? createPaymentProvider(config.payments, { db, jobs, deliver: runtime.deliverWebhook });
   const vies = adapters.vies ?? createVatChecker(config, log);
@@ -352,7 +352,7 @@ export function createServices(
     connect,
     payments,
     orderHistory,
-    themeUpgrades,
+    themeFileUpdates,
     credits,
     audit,
     outbox,
@@ -378,7 +378,7 @@ export function createServices(
     storage,
     releases,
     connect,
-    themeUpgrades,
+    themeFileUpdates,
     upgrades,
     /** Redeeming upgrade tokens (§7 /keys/upgrade/…). */
     upgradeTokenRedemption,

@@ -195,7 +195,7 @@ describe('ids and integers in requests', () => {
       'getInvoicePdf',
       'redeemCredits',
       'createCreditPackPaymentIntent',
-      'getThemeUpgrade',
+      'getThemeFileUpdate',
       'staffRevokeUpgradeToken',
       'staffListOrders',
       'getStaffCustomer',

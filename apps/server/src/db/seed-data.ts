@@ -115,7 +115,7 @@ export const DEMO_RELEASE = {
   notes: 'Demo release: a small generated theme with a license token setting.',
   /** Since the previous version: color_primary renamed color_accent, no announcement bar, a new quote block type. */
   theme: { featuredSection: { blockTypes: ['text', 'quote'] } },
-  /** The rename, as staff upload it with the release: theme-file upgrades move a store's accent colour by it. */
+  /** The rename, as staff upload it with the release: theme-file updates move a store's accent colour by it. */
   migrationMap: { settings: { color_primary: 'color_accent' } },
 } as const;
 

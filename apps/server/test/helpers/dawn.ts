@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'jsonc-parser';
 import type { MigrationMap } from '@keyport/shared/contracts/migration-map';
 import { SHOPIFY_SETTINGS_COMMENT } from '../../src/db/demo-theme';
-import { deriveZip, readZipFiles } from '../../src/lib/theme-upgrade/fixtures.test-helpers';
+import { deriveZip, readZipFiles } from '../../src/lib/theme-update/fixtures.test-helpers';
 
 export const DAWN_VERSIONS = ['12.0.0', '14.0.0', '15.3.0'] as const;
 export type DawnVersion = (typeof DAWN_VERSIONS)[number];

@@ -19,7 +19,7 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, n
   );
 }
 
-const themeUpgradePages = () => import('./routes/theme-upgrade-pages');
+const themeFileUpdatePages = () => import('./routes/theme-file-update-pages');
 
 const TeamFeaturePage = lazy(() => import('./routes/team-feature-page').then((m) => ({ default: m.TeamFeaturePage })));
 
@@ -54,8 +54,8 @@ export function createRouter() {
             </Suspense>
           ),
         },
-        { path: 'update_file', element: page(themeUpgradePages, 'UpdateFilePage') },
-        { path: 'upgrade_file/:slug', element: page(themeUpgradePages, 'UpgradeFilePage') },
+        { path: 'update_file', element: page(themeFileUpdatePages, 'UpdateFilePage') },
+        { path: 'upgrade_file/:slug', element: page(themeFileUpdatePages, 'UpgradeFilePage') },
         // Typos: not found, in the shell.
         { path: '*', element: page(() => import('./routes/not-found-page'), 'NotFoundInShell') },
       ],

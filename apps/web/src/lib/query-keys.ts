@@ -24,12 +24,12 @@ export const queryKeys = {
   vatRates: ['vat-rates'] as const,
   /** GET /keys/list_keys_upgrade (§5 upgrade file options). */
   upgradableKeys: ['upgradable-keys'] as const,
-  themeUpgradePreview: (sourceKey: string, targetKey: string) =>
-    ['theme-upgrade-preview', sourceKey, targetKey] as const,
-  /** Every key's runs (to invalidate them all); `themeUpgradeRuns(key)` for one. */
-  themeUpgradeRunsAll: ['theme-upgrade-runs'] as const,
-  themeUpgradeRuns: (licenseKey: string) => ['theme-upgrade-runs', licenseKey] as const,
-  themeUpgradeRun: (id: string) => ['theme-upgrade-run', id] as const,
+  themeFileUpdatePreview: (sourceKey: string, targetKey: string) =>
+    ['theme-file-update-preview', sourceKey, targetKey] as const,
+  /** Every key's runs (to invalidate them all); `themeFileUpdateRuns(key)` for one. */
+  themeFileUpdateRunsAll: ['theme-file-update-runs'] as const,
+  themeFileUpdateRuns: (licenseKey: string) => ['theme-file-update-runs', licenseKey] as const,
+  themeFileUpdateRun: (id: string) => ['theme-file-update-run', id] as const,
   /** GET /credits/balance (user menu, credits dialogs). */
   creditsBalance: ['credits-balance'] as const,
   creditHistory: ['credit-history'] as const,

@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 
 /**
- * A release's migration map (issue 20): what this version renamed since the one before it, so a theme-file upgrade
+ * A release's migration map (issue 20): what this version renamed since the one before it, so a theme-file update
  * carries a merchant's values to their new names instead of dropping them. Staff upload it with the release (a JSON
  * file); the server checks every new name against the release's own files. Keys are the OLD names; values the new.
  *

@@ -4,7 +4,7 @@ import { CreditLedgerEntrySchema, StaffStoreReportSchema } from './credits';
 import { defineContract } from './define';
 import { InvoiceSummarySchema } from './invoices';
 import { StaffReasonSchema } from './staff';
-import { ThemeUpgradeRunSchema } from './theme-upgrades';
+import { ThemeFileUpdateRunSchema } from './theme-file-updates';
 import { idString } from './ids';
 
 /**
@@ -91,7 +91,7 @@ export const StaffCustomerSchema = z.object({
   stores: z.array(z.object({ id: z.int(), myshopify_domain: z.string() })),
   orders: z.array(StaffCustomerOrderSchema),
   invoices: z.array(InvoiceSummarySchema),
-  upgrade_runs: z.array(ThemeUpgradeRunSchema),
+  upgrade_runs: z.array(ThemeFileUpdateRunSchema),
   credits: z.object({ balance: z.int(), owed: z.int(), recent: z.array(CreditLedgerEntrySchema) }),
   reports: z.array(StaffStoreReportSchema),
 });

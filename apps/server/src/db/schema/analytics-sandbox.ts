@@ -36,4 +36,4 @@ export const analyticsSandboxDeliveries = pgTable(
   ],
 );
 
-// ——— Theme-file upgrades (issue 10). Owner: modules/theme-upgrades. ———
+// ——— Theme-file updates (issue 10). Owner: modules/theme-file-updates. ———

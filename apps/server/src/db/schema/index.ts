@@ -21,5 +21,5 @@ export * from './payments';
 export * from './releases';
 export * from './sandbox-payments';
 export * from './sandbox-paypal';
-export * from './theme-upgrades';
+export * from './theme-file-updates';
 export * from './upgrades';

@@ -9,7 +9,7 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /**
  * The job engine's queue (modules/jobs, ADR 038): every after-commit effect (emails, analytics, the sandboxes' webhook
- * deliveries, recurring clean-ups, theme-file upgrades next) is a row here, inserted in the caller's transaction.
+ * deliveries, recurring clean-ups, theme-file updates next) is a row here, inserted in the caller's transaction.
  * A worker claims due rows with `FOR UPDATE SKIP LOCKED` and a lease (`locked_by`, `locked_until`, renewed while the
  * handler runs); a failure goes back to `queued` with a backoff, and after the kind's last attempt to `dead`, where
  * staff see it and may retry it. `dedupe_key` makes an enqueue idempotent per kind.

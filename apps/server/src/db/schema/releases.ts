@@ -24,7 +24,7 @@ export const releases = pgTable(
     manifest: jsonb('manifest').$type<Record<string, string>>(),
     /**
      * What this version renamed since the previous one (settings, colour schemes, sections, blocks), uploaded by staff
-     * with the release and checked against its files (issue 20); theme-file upgrades move merchants' values by it.
+     * with the release and checked against its files (issue 20); theme-file updates move merchants' values by it.
      */
     migrationMap: jsonb('migration_map').$type<MigrationMap>(),
   },

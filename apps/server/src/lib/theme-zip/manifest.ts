@@ -1,6 +1,6 @@
 /**
  * The per-file sha256 manifest of a theme zip: theme-relative path (the zip's top-level folder, if any, removed) →
- * sha256 of the file's bytes, hex. Releases keep one (modules/releases); theme-file upgrades hash the merchant's
+ * sha256 of the file's bytes, hex. Releases keep one (modules/releases); theme-file updates hash the merchant's
  * export the same way to tell which release it is and which files the merchant changed.
  */
 import { createHash } from 'node:crypto';

@@ -11,7 +11,7 @@ import type { CreditsService } from '../credits/credits.service';
 import type { OrderHistory } from '../payments/order-history.service';
 import type { KeysService, StaffKeyRow } from '../keys/keys.service';
 import type { PaymentsService } from '../payments/payments.service';
-import type { ThemeUpgradesService } from '../theme-upgrades/theme-upgrades.service';
+import type { ThemeFileUpdatesService } from '../theme-file-updates/theme-file-updates.service';
 import { keyReminderEmail, mintedKeyEmail } from './customer-key-emails';
 
 /** A search by key or domain looks at this many owners at most (a domain prefix as short as one letter). */
@@ -36,7 +36,7 @@ export interface CustomersAdminDeps {
   payments: Pick<PaymentsService, 'listOrdersOf'>;
   /** The customer's invoices and credit notes with their orders' statuses. */
   orderHistory: Pick<OrderHistory, 'invoicesOf'>;
-  themeUpgrades: Pick<ThemeUpgradesService, 'listRuns'>;
+  themeFileUpdates: Pick<ThemeFileUpdatesService, 'listRuns'>;
   credits: Pick<CreditsService, 'balanceOf' | 'balancesOf' | 'history' | 'reportsOf'>;
   audit: Pick<AuditService, 'record'>;
   outbox: Pick<Outbox, 'enqueue' | 'flush'>;
@@ -61,7 +61,7 @@ function toStaffKey(row: StaffKeyRow): StaffCustomerKey {
  * it reads and writes through the owners' services, and every action is one transaction with its one audit row.
  */
 export function createCustomersAdminService(deps: CustomersAdminDeps) {
-  const { db, auth, keys, connect, payments, orderHistory, themeUpgrades, credits, audit, outbox } = deps;
+  const { db, auth, keys, connect, payments, orderHistory, themeFileUpdates, credits, audit, outbox } = deps;
 
   async function requireCustomer(id: number) {
     const customer = await auth.findAccount(id);
@@ -104,7 +104,7 @@ export function createCustomersAdminService(deps: CustomersAdminDeps) {
         connect.listUserStores(id),
         payments.listOrdersOf(id),
         orderHistory.invoicesOf(id),
-        themeUpgrades.listRuns(id),
+        themeFileUpdates.listRuns(id),
         credits.balanceOf(id),
         credits.history(id),
         credits.reportsOf(id),

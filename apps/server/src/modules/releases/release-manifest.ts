@@ -1,4 +1,4 @@
-/** The per-file sha256 manifest of a release zip: the engine of theme-file upgrades detects releases by it. */
+/** The per-file sha256 manifest of a release zip: the engine of theme-file updates detects releases by it. */
 import { computeThemeManifest, type ThemeManifest } from '../../lib/theme-zip/manifest';
 
 /** Theme-relative path (the zip's top-level folder, if any, removed) → sha256 of its bytes, hex. Files only. */

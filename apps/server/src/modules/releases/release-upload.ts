@@ -8,7 +8,7 @@ import { MigrationMapSchema, type MigrationMap } from '@keyport/shared/contracts
 import { StaffReasonSchema } from '@keyport/shared/contracts/staff';
 import { isTier, type Tier } from '@keyport/shared/domain/tiers';
 import { badRequest } from '../../http/errors';
-import { parseThemeJson } from '../../lib/theme-upgrade/json-text';
+import { parseThemeJson } from '../../lib/theme-update/json-text';
 import { receiveZipUpload } from '../../http/zip-upload';
 import { MAX_VERSION_LENGTH, isReleaseVersion } from './release-version';
 

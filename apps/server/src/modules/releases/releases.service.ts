@@ -16,7 +16,7 @@ import { createPreparedZipCache } from '../../lib/theme-zip/prepared-zip-cache';
 import { computeReleaseManifest, type ReleaseManifest } from './release-manifest';
 import { INVALID_MIGRATION_MAP } from './release-upload';
 import type { MigrationMap } from '@keyport/shared/contracts/migration-map';
-import { checkMigrationMap, readThemeSchema } from '../../lib/theme-upgrade';
+import { checkMigrationMap, readThemeSchema } from '../../lib/theme-update';
 import { compareReleaseVersions, isReleaseVersion, pickLatestRelease } from './release-version';
 import * as repo from './releases.repo';
 import type { ServedReleases } from './served-releases.service';
@@ -66,7 +66,7 @@ export interface PublishReleaseInput {
   migrationMap?: MigrationMap | null;
 }
 
-/** A release a merchant's export may have started from, with its manifest (theme-file upgrades detect by it). */
+/** A release a merchant's export may have started from, with its manifest (theme-file updates detect by it). */
 export type UpgradeCandidate = repo.ReleaseRow & { manifest: ReleaseManifest };
 
 export interface ReleasesServiceDeps {
@@ -285,7 +285,7 @@ export function createReleasesService(deps: ReleasesServiceDeps) {
 
     /**
      * The releases of these editions a merchant's export may have started from, each with its manifest, newest
-     * version first (theme-file upgrades detect the export's release among them).
+     * version first (theme-file updates detect the export's release among them).
      */
     async listUpgradeCandidates(editions: readonly Tier[]): Promise<UpgradeCandidate[]> {
       const rows = (

@@ -1,9 +1,9 @@
 import { useParams } from 'react-router';
 import { useKeys } from '../../features/keys/api/get-keys';
 import { KeyDetail } from '../../features/keys/components/key-detail';
-import { ThemeUpgradeRuns } from '../../features/theme-upgrades/components/theme-upgrade-runs';
+import { ThemeFileUpdateRuns } from '../../features/theme-file-updates/components/theme-file-update-runs';
 import { KeyCardActions } from '../key-card-actions';
-import { CardUpgradeAction } from '../theme-upgrade-entry';
+import { CardUpgradeAction } from '../theme-file-update-entry';
 
 /** /customer/my-keys/{id} */
 export function KeyPage() {
@@ -20,7 +20,7 @@ export function KeyPage() {
       />
       {key ? (
         <div className="mx-auto max-w-xl">
-          <ThemeUpgradeRuns licenseKey={key.api_key} />
+          <ThemeFileUpdateRuns licenseKey={key.api_key} />
         </div>
       ) : null}
     </div>

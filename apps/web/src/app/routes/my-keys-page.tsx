@@ -13,7 +13,7 @@ import { DashboardLayout } from '../dashboard-layout';
 import { UpgradePicker } from '../../features/upgrades/components/upgrade-picker';
 import { hasPaypalReturn } from '../../features/upgrades/components/paypal-return-params';
 import { KeyCardActions } from '../key-card-actions';
-import { CardUpgradeAction, useUpgradeFilesDialog } from '../theme-upgrade-entry';
+import { CardUpgradeAction, useUpgradeFilesDialog } from '../theme-file-update-entry';
 
 // §2: paypalReturn / paypalCancel / token / orderId: the PayPal return, handled once, then removed. Its code loads
 // only when the URL carries one; it stays mounted after (its success screen outlives the parameters).

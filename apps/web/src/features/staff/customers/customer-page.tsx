@@ -1,7 +1,7 @@
 import type { CreditLedgerEntry, StaffStoreReport } from '@keyport/shared/contracts/credits';
 import type { InvoiceSummary } from '@keyport/shared/contracts/invoices';
 import type { StaffCustomer, StaffCustomerKey, StaffCustomerOrder } from '@keyport/shared/contracts/staff-customers';
-import type { ThemeUpgradeRun } from '@keyport/shared/contracts/theme-upgrades';
+import type { ThemeFileUpdateRun } from '@keyport/shared/contracts/theme-file-updates';
 import { creditsLabel } from '@keyport/shared/domain/credit-packs';
 import { normaliseOptionalText } from '@keyport/shared/domain/empty-value';
 import { formatUsd } from '@keyport/shared/domain/money';
@@ -77,7 +77,7 @@ const invoiceColumns: DetailColumn<InvoiceSummary>[] = [
   { header: 'Issued', cell: (invoice) => day(invoice.issued_at), className: 'whitespace-nowrap' },
 ];
 
-const runColumns: DetailColumn<ThemeUpgradeRun>[] = [
+const runColumns: DetailColumn<ThemeFileUpdateRun>[] = [
   { header: 'Run', cell: (run) => `#${run.id}` },
   { header: 'Status', cell: (run) => run.status },
   { header: 'From', cell: (run) => run.source.key },

@@ -118,7 +118,7 @@ describe('the key card’s Upgrade button and Upgrade Options (§2 dialog 5)', (
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('Upgrade Theme closes Upgrade Options and hands over to the theme-file upgrade', async () => {
+  it('Upgrade Theme closes Upgrade Options and hands over to the theme-file update', async () => {
     api(() => json(200, { key: LITE_KEY, options: [TO_REGULAR, LITE_TO_PRO] }));
     const onUpgradeTheme = vi.fn();
     const user = userEvent.setup();

@@ -22,7 +22,7 @@ export function UpgradeLicenseAction({
   onUpgradeTheme,
 }: {
   licenseKey: Key;
-  /** Upgrade Options' "Upgrade Theme": the app composes the theme-upgrades feature here. */
+  /** Upgrade Options' "Upgrade Theme": the app composes the theme-file-updates feature here. */
   onUpgradeTheme: () => void;
 }) {
   const dialog = useUrlDialog();
@@ -55,7 +55,7 @@ export function UpgradeLicenseAction({
             licenseKey={licenseKey}
             onUpgradeLicense={() => dialog.switchTo('upgrade', licenseKey.id)}
             onUpgradeTheme={() => {
-              dialog.closeInPlace(); // the theme-file upgrade may go to its page at once
+              dialog.closeInPlace(); // the theme-file update may go to its page at once
               onUpgradeTheme();
             }}
             onClose={dialog.close}

@@ -14,7 +14,7 @@ export const NO_UPGRADE_FOR_LEVEL = 'No upgrade available for your license level
 interface UpgradeOptionsDialogProps {
   licenseKey: Key;
   onUpgradeLicense: () => void;
-  /** Upgrade Theme: the theme-file upgrade's routing (§4), composed by the app. */
+  /** Upgrade Theme: the theme-file update's routing (§4), composed by the app. */
   onUpgradeTheme: () => void;
   onClose: () => void;
   onCloseAutoFocus?: (event: Event) => void;
@@ -25,7 +25,7 @@ const choiceClass =
 
 /**
  * §2 dialog 5 "Upgrade Options", from the card's Upgrade button: Upgrade License (the Upgrade License dialog) or
- * Upgrade Theme (the theme-file upgrade, §4 routing). The license choice says what the key can move to, from the
+ * Upgrade Theme (the theme-file update, §4 routing). The license choice says what the key can move to, from the
  * server's options.
  */
 export default function UpgradeOptionsDialog({

@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button';
 interface UpgradeSuccessProps {
   path: UpgradePath;
   onClose: () => void;
-  /** Saves what the theme-file upgrade page needs before leaving (§3 upgradeInfo). */
+  /** Saves what the theme-file update page needs before leaving (§3 upgradeInfo). */
   onUpgradeThemeFiles: () => void;
 }
 

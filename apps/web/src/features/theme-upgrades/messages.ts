@@ -1,8 +1,0 @@
-import { THEME_UPGRADE_MESSAGES as SHARED } from '@keyport/shared/contracts/theme-upgrades';
-
-/** §8 "Upgrade flows" (wizard and card) and §5 "upgrade file options": the exact texts. */
-export const THEME_UPGRADE_MESSAGES = {
-  ...SHARED,
-  /** §5: 'Lite to Regular' not listed ("a message says a Regular key is needed"). */
-  needRegular: 'You need a Regular key to perform this upgrade',
-} as const;
