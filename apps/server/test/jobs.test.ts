@@ -168,6 +168,26 @@ describe('failures', () => {
   });
 });
 
+  it('runUntilIdle with a retry window sees a chain of slow attempts through: the window starts when nothing is due', async () => {
+    // Attempts slower than the window (a loaded machine): a window counted from the call cut the chain after one.
+    const jobs = engine({ clock: false });
+    let calls = 0;
+    jobs.register(
+      kind(
+        'test.slow-retries',
+        async () => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          if (++calls < 4) throw new Error(`attempt ${calls} failed`);
+        },
+        { maxAttempts: 4, backoff: { baseMs: 100, maxMs: 100 } },
+      ),
+    );
+    await jobs.enqueue(db, 'test.slow-retries', { n: 1 });
+    await jobs.runUntilIdle({ kinds: ['test.slow-retries'], waitForRetriesMs: 200 });
+    expect(calls).toBe(4);
+    expect(await one('test.slow-retries')).toMatchObject({ status: 'done', attempts: 4 });
+  });
+
 describe('two workers on one database', () => {
   it('run each of 60 jobs exactly once, whichever claims it', async () => {
     const runs = new Map<number, string[]>();

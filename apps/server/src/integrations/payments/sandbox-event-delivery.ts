@@ -63,7 +63,7 @@ export function createSandboxEventDelivery({ jobs, kind, attempt, retry, what }:
     /** After the transaction committed: deliver now rather than at the next poll (Stripe does not wait either). */
     nudge: () => jobs.nudge(),
     /**
-     * Delivers the events due now and resolves when none is being delivered, waiting for retries due within 5 s
+     * Delivers the events due now and resolves when none is being delivered, waiting for a retry due within 5 s
      * (tests; a drain). A webhook that keeps failing is left to the engine's later retries.
      */
     idle: () => jobs.runUntilIdle({ kinds: [kind], waitForRetriesMs: IDLE_WAITS_FOR_RETRIES_MS }),

@@ -405,12 +405,13 @@ export function createJobs(options: JobsOptions) {
 
     /**
      * Runs every due job of `kinds` (all by default) in this process until none is due, waiting for those already
-     * running here, and the recurring jobs whose period came. With `waitForRetriesMs`, also waits (up to that long)
-     * for retries due within that time and for jobs another worker holds. Tests; a drain.
+     * running here, and the recurring jobs whose period came. With `waitForRetriesMs`, also waits for a retry (or a job
+     * another worker holds) due within that time of the moment nothing else is due: the window starts again after
+     * each attempt, so a slow machine does not cut a short chain of retries off. Tests; a drain.
      */
     async runUntilIdle(runOptions: { kinds?: string[]; waitForRetriesMs?: number } = {}): Promise<void> {
       const kinds = runOptions.kinds ?? [...definitions.keys()];
-      const waitUntil = Date.now() + (runOptions.waitForRetriesMs ?? 0);
+      const window = runOptions.waitForRetriesMs ?? 0;
       await runSchedules(kinds);
       for (;;) {
         if (stopped) return;
@@ -429,9 +430,9 @@ export function createJobs(options: JobsOptions) {
           await Promise.allSettled(launched);
           continue;
         }
-        if (Date.now() >= waitUntil) return;
+        if (window <= 0) return;
         const wake = await repo.nextWake(db, kinds);
-        if (!wake || wake.getTime() - now().getTime() > waitUntil - Date.now()) return;
+        if (!wake || wake.getTime() - now().getTime() > window) return;
         const wait = Math.min(250, Math.max(5, wake.getTime() - now().getTime()));
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
