@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -56,6 +56,16 @@ async function openMenu(user: ReturnType<typeof userEvent.setup>) {
 }
 
 describe('the user menu', () => {
+  it('opens when pressed before its code is here, even when the real trigger takes the place of the button pressed', async () => {
+    windowWidth(1440);
+    renderMenu('/customer/my-keys');
+    // The placeholder (no Radix state yet) is pressed; the click that would end the press never reaches it.
+    const placeholder = screen.getByRole('button', { name: /user menu/ });
+    expect(placeholder).not.toHaveAttribute('data-state');
+    fireEvent.pointerDown(placeholder, { button: 0 });
+    expect(await screen.findByRole('menu', {}, { timeout: 5_000 })).toBeVisible();
+  });
+
   it("is named by the person's name it shows, then what it is (WCAG 2.5.3 label in name)", async () => {
     windowWidth(1440);
     renderMenu('/customer/my-keys');
