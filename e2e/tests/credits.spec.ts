@@ -37,7 +37,7 @@ async function watchForDialogText(page: Page, text: string): Promise<() => Promi
     const seen = window as Window & { __dialogTextSeen?: boolean };
     seen.__dialogTextSeen = false;
     const check = () => {
-      for (const dialog of document.querySelectorAll('[role="dialog"]')) {
+      for (const dialog of Array.from(document.querySelectorAll('[role="dialog"]'))) {
         if (dialog.textContent?.includes(wanted)) seen.__dialogTextSeen = true;
       }
     };
