@@ -47,7 +47,7 @@ class ProjectsInOrder extends BaseSequencer {
     return sorted.sort((a, b) => rank(a) - rank(b));
   }
 }
-const PROJECT_ORDER = [...servers.map((project) => project.test!.name as string), 'web', 'shared'];
+const PROJECT_ORDER = [...servers.map((project) => project.test!.name as string), 'web', 'web-mocks', 'shared'];
 
 export default defineConfig({
   test: {
@@ -65,6 +65,7 @@ export default defineConfig({
         },
       },
       './apps/web/vite.config.ts',
+      './apps/web/vitest.mocks.config.ts',
       {
         // The repository's own tooling: the import rules `npm run lint` applies (ADR 043).
         test: {

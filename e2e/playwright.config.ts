@@ -1,7 +1,13 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import { defineConfig } from '@playwright/test';
 
 const ci = Boolean(process.env.CI);
+/** Chromium's headless shell when installed (a third less CPU than the full browser, the same Blink: ADR 046). */
+const chromium =
+  process.env.CHROMIUM_PATH ??
+  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => fs.existsSync(file)) ??
+  '/usr/bin/chromium';
 
 /**
  * Browser tests (ADR 040): each worker starts the built server on a free port with its own data directory and the
@@ -23,7 +29,7 @@ export default defineConfig({
     trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromium,
       args: [
         '--headless',
         '--no-sandbox',

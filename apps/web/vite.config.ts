@@ -1,7 +1,21 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './precompress.ts';
+
+/**
+ * Test files that replace a module (`vi.mock`) run each in a fresh module graph (project `web-mocks`); the others
+ * share one per worker (`isolate: false`: jsdom and React loaded once, not once per file; ADR 046). A module mocked in
+ * one file would otherwise be the copy another file imports.
+ */
+const srcDir = path.join(import.meta.dirname, 'src');
+export const MOCKING_TEST_FILES = fs
+  .readdirSync(srcDir, { recursive: true, encoding: 'utf8' })
+  .filter((file) => /\.test\.tsx?$/.test(file))
+  .filter((file) => fs.readFileSync(path.join(srcDir, file), 'utf8').includes('vi.mock('))
+  .map((file) => `src/${file.split(path.sep).join('/')}`);
 
 const apiTarget = process.env.KEYPORT_API ?? 'http://127.0.0.1:3000';
 const apiPaths = [
@@ -60,6 +74,8 @@ export default defineConfig({
     root: import.meta.dirname,
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}', 'precompress.test.ts'],
+    exclude: MOCKING_TEST_FILES,
     setupFiles: ['./src/test-setup.ts'],
+    isolate: false,
   },
 });
