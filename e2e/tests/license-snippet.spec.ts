@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
+import https from 'node:https';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { Liquid } from 'liquidjs';
@@ -15,24 +16,16 @@ import { createCustomer, expect, mintKeys, test } from '../support/fixtures';
  */
 const STORE = `lic-e2e-${Date.now().toString(36)}.myshopify.com`;
 /**
- * The store's port, chosen before the browser starts: a real store is served over HTTPS, a secure context, where the
- * script verifies answers with WebCrypto; Chromium is told to treat this plain-HTTP origin as one.
+ * A real store is served over HTTPS, a secure context, where the script verifies answers with WebCrypto: so is this
+ * one, with a self-signed certificate (e2e/support/store-tls) its browser contexts accept. (Chromium's headless shell
+ * ignores `--unsafely-treat-insecure-origin-as-secure`, which a plain-HTTP store needed.)
  */
-const STORE_PORT = Number(
-  execFileSync(process.execPath, [
-    '-e',
-    "const s = require('net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); })",
-  ]).toString(),
-);
+const TLS_DIR = path.join(import.meta.dirname, '../support/store-tls');
 const launch = config.use?.launchOptions ?? {};
 test.use({
   launchOptions: {
     ...launch,
-    args: [
-      ...(launch.args ?? []),
-      `--host-resolver-rules=MAP ${STORE} 127.0.0.1`,
-      `--unsafely-treat-insecure-origin-as-secure=http://${STORE}:${STORE_PORT}`,
-    ],
+    args: [...(launch.args ?? []), `--host-resolver-rules=MAP ${STORE} 127.0.0.1`],
   },
 });
 
@@ -46,8 +39,12 @@ interface ThemeFiles {
 async function startStore(theme: ThemeFiles) {
   const liquid = new Liquid();
   liquid.registerFilter('asset_url', (name: string) => `/assets/${name}`);
-  const server = http.createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://store');
+  const tls = {
+    key: fs.readFileSync(path.join(TLS_DIR, 'key.pem')),
+    cert: fs.readFileSync(path.join(TLS_DIR, 'cert.pem')),
+  };
+  const server = https.createServer(tls, (request, response) => {
+    const url = new URL(request.url ?? '/', 'https://store');
     if (url.pathname === '/assets/license-check.js') {
       response.writeHead(200, { 'content-type': 'text/javascript' }).end(theme.script);
       return;
@@ -71,14 +68,14 @@ async function startStore(theme: ThemeFiles) {
       (error: unknown) => response.writeHead(500).end(String(error)),
     );
   });
-  await new Promise<void>((resolve) => server.listen(STORE_PORT, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { origin: `http://${STORE}:${port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+  return { origin: `https://${STORE}:${port}`, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 /** A fresh browser context on a store page, with every console error and page error it shows. */
 async function visit(browser: Browser, url: string, existing?: BrowserContext) {
-  const context = existing ?? (await browser.newContext());
+  const context = existing ?? (await browser.newContext({ ignoreHTTPSErrors: true }));
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {
@@ -207,7 +204,7 @@ test('a store page validates its license; after the token is regenerated the adm
     expect(shopper.errors).toEqual([]);
 
     // The portal unreachable: the page works, the script throws nothing, no notice, nothing cached.
-    const offline = await browser.newContext();
+    const offline = await browser.newContext({ ignoreHTTPSErrors: true });
     await offline.route(`${baseURL}/api/licenses/validate`, (route) => route.abort('connectionrefused'));
     const down = await visit(browser, `${store.origin}/?design_mode=1`, offline);
     await expectStoreWorks(down.page);
