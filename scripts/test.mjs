@@ -6,6 +6,7 @@
 //   build ──┬─ size                     ├─ browser (Playwright against the build)
 //           └──────────────────────────┘
 //   engines · lint · typecheck · vitest (waits for tools only when unzip is missing)
+//   (CI, TEST_PRODUCTION_INSTALL=1: production, after build: a production install of the build starts)
 //
 // Each part writes to its own log; a part's log is printed whole when it ends (no interleaving), with a line saying
 // how long it took. Every part runs to its end even when another failed, so one run shows every failure; the command
@@ -31,6 +32,10 @@ const PARTS = {
   vitest: { command: 'npx vitest run', after: has('unzip') ? [] : ['tools'] },
   browser: { command: 'npx playwright test -c e2e/playwright.config.ts', after: ['tools', 'build'] },
 };
+// CI (.ci/run) also proves that a production install (no dev dependencies) of this build starts.
+if (process.env.TEST_PRODUCTION_INSTALL === '1') {
+  PARTS.production = { command: 'bash scripts/check-production-install.sh', after: ['build'] };
+}
 
 const asked = process.argv.slice(2);
 for (const name of asked) {
