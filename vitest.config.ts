@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -7,12 +9,16 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * migrated once by test/global-setup.ts, so files run in parallel: an in-memory PGlite, or its own PostgreSQL database
  * when `TEST_DATABASE_URL` is set.
  */
-function serverProject(name: string, database: 'pglite' | 'postgres'): TestProjectInlineConfiguration {
+function serverProject(
+  name: string,
+  database: 'pglite' | 'postgres',
+  include = ['src/**/*.test.ts', 'test/**/*.test.ts'],
+): TestProjectInlineConfiguration {
   return {
     test: {
       name,
       root: './apps/server',
-      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      include,
       environment: 'node',
       globalSetup: ['./test/global-setup.ts'],
       setupFiles: ['./test/setup.ts'],
@@ -27,13 +33,35 @@ function serverProject(name: string, database: 'pglite' | 'postgres'): TestProje
   };
 }
 
+/**
+ * The server's test files that reach the test database: they import the test app, the test database or the migration
+ * helpers (test/helpers), or read the database's address themselves. With both databases (below), only these run a
+ * second time on PGlite; a file that never opens the database would do the same work twice. A file that does reach
+ * it but tests something the database cannot change may say `@one-database: <why>` in its text to run once.
+ */
+const serverRoot = path.join(import.meta.dirname, 'apps/server');
+const USES_DATABASE = /helpers\/(test-app|test-database|migrations)|testDatabase|TEST_DATABASE_URL/;
+const serverFilesOnBothDatabases = ['src', 'test']
+  .flatMap((dir) =>
+    fs
+      .readdirSync(path.join(serverRoot, dir), { recursive: true, encoding: 'utf8' })
+      .map((file) => `${dir}/${file.split(path.sep).join('/')}`),
+  )
+  .filter((file) => file.endsWith('.test.ts'))
+  .filter((file) => {
+    const text = fs.readFileSync(path.join(serverRoot, file), 'utf8');
+    return USES_DATABASE.test(text) && !text.includes('@one-database:');
+  });
+
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 /**
  * `server` runs on PostgreSQL when TEST_DATABASE_URL is set, else on PGlite. TEST_BOTH_DATABASES=1 with
  * TEST_DATABASE_URL adds `server-pglite`: both databases in one run, their files sharing the workers (.ci/run).
  */
 const servers = [serverProject('server', postgres ? 'postgres' : 'pglite')];
-if (postgres && process.env.TEST_BOTH_DATABASES === '1') servers.push(serverProject('server-pglite', 'pglite'));
+if (postgres && process.env.TEST_BOTH_DATABASES === '1') {
+  servers.push(serverProject('server-pglite', 'pglite', serverFilesOnBothDatabases));
+}
 
 /**
  * The slowest files first (vitest's own order: recorded durations, else size), grouped by project in the order the

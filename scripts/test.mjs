@@ -75,7 +75,9 @@ function run(name) {
         fs.closeSync(out);
         const passed = code === 0;
         const log = fs.readFileSync(file, 'utf8').trimEnd();
-        console.log(`\n${passed ? '✔' : '✘'} ${name} ${passed ? 'passed' : `failed (${signal ?? `exit ${code}`})`} in ${seconds(from)}`);
+        console.log(
+          `\n${passed ? '✔' : '✘'} ${name} ${passed ? 'passed' : `failed (${signal ?? `exit ${code}`})`} in ${seconds(from)}`,
+        );
         if (log) console.log(log.replace(/^/gm, '  '));
         resolve(passed);
       });

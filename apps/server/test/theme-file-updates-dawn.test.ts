@@ -2,6 +2,10 @@
  * Theme-file updates on real themes (issue 20): Shopify's Dawn 12.0.0, 14.0.0 and 15.3.0 uploaded as releases, a
  * merchant's customised export of one of them upgraded through `POST /theme-file-updates` — 12.0.0 → 14.0.0 and 14.0.0 →
  * 15.3.0, in the same edition and across editions with the store's connection moved. Needs ../shared (CI has it).
+ *
+ * @one-database: what this file tests is the merge of real themes and theme-check (CPU; no SQL of its own). The runs'
+ * paths through the database are tested on both databases by theme-file-updates.test.ts and
+ * theme-file-update-jobs.test.ts (vitest.config.ts).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
