@@ -50,12 +50,15 @@ async function freshPostgres(url: string): Promise<Fresh> {
   await admin.connect();
   await admin.query(`drop database if exists "${name}" with (force)`);
   await admin.query(`create database "${name}"`);
-  const pool = new pg.Pool({ connectionString: databaseUrlFor(url, name), max: 1 });
+  // One client, not a pool: its end() resolves once the connection is closed, so the drop below never ends a
+  // connection still closing (a pool's ending client then raised an unhandled 57P01 in the full suite).
+  const client = new pg.Client({ connectionString: databaseUrlFor(url, name) });
+  await client.connect();
   return {
-    query: async <T>(query: string, params: unknown[] = []) => (await pool.query(query, params)).rows as T[],
-    migrate: (folder) => migratePostgres(drizzlePostgres(pool), { migrationsFolder: folder }),
+    query: async <T>(query: string, params: unknown[] = []) => (await client.query(query, params)).rows as T[],
+    migrate: (folder) => migratePostgres(drizzlePostgres(client), { migrationsFolder: folder }),
     close: async () => {
-      await pool.end();
+      await client.end();
       await admin.query(`drop database if exists "${name}" with (force)`);
       await admin.end();
     },
