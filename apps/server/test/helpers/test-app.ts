@@ -14,14 +14,21 @@ let database: Promise<Database> | null = null;
 
 /**
  * The apps still open, with the test file that built each. A server worker runs its files one after another in one
- * process (`isolate: false`), so an app a file left open (its `afterAll` did not run) would keep its background workers
- * going on the worker's database while the next file runs: a new file's first app closes the earlier files' apps first.
+ * process (`isolate: false`), so an app a file left open (one built in a `beforeAll`: vitest ignores the `afterAll`
+ * registered there) would keep its background workers going on the worker's database while the next file runs, and
+ * take that file's jobs (a sandbox's events delivered to the old app's webhook). test/setup.ts closes them before each
+ * file (`closeAppsOfEarlierFiles`), and a file's first app closes those of other files.
  */
 const openApps = new Map<FastifyInstance, string | undefined>();
 
+/** Before a test file runs: every app still open was built by an earlier file. */
+export async function closeAppsOfEarlierFiles(): Promise<void> {
+  await closeAppsOfOtherFiles(undefined);
+}
+
 async function closeAppsOfOtherFiles(file: string | undefined): Promise<void> {
   for (const [app, owner] of openApps) {
-    if (owner === file) continue;
+    if (file !== undefined && owner === file) continue;
     openApps.delete(app);
     await app.close();
   }
