@@ -3,13 +3,21 @@ import { DEMO, expect, test } from '../support/fixtures';
 // The built portal as a browser gets it: scripts and styles precompressed with brotli and cached for a year, the app
 // shell revalidated, and the keys list compressed.
 test('the dashboard arrives compressed, with immutable assets and a revalidated shell', async ({ page, login }) => {
+  // Each answer's headers are read asynchronously: the handlers' reads are awaited before `seen` is looked at (a
+  // card can be on screen before the read of the answer that brought it has ended).
   const seen = new Map<string, { status: number; headers: Record<string, string> }>();
-  page.on('response', async (response) => {
+  const reads: Promise<void>[] = [];
+  page.on('response', (response) => {
     const url = new URL(response.url());
-    seen.set(url.pathname, { status: response.status(), headers: await response.allHeaders() });
+    reads.push(
+      response.allHeaders().then((headers) => {
+        seen.set(url.pathname, { status: response.status(), headers });
+      }),
+    );
   });
   await login(DEMO);
   await expect(page.getByTestId('key-card').first()).toBeVisible();
+  await Promise.all(reads);
 
   const assets = [...seen].filter(([path]) => /^\/assets\/.+\.(?:js|css)$/.test(path));
   expect(assets.filter(([, { headers }]) => headers['content-encoding'] === 'br').length).toBeGreaterThan(2);
