@@ -1,7 +1,6 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { themeCheckRun } from '@shopify/theme-check-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Key } from '@keyport/shared/contracts/keys';
 import type { ThemeFileUpdateRun } from '@keyport/shared/contracts/theme-file-updates';
@@ -21,6 +20,7 @@ import {
   useDataDir,
 } from './helpers/releases';
 import { expectUnzipTestPasses, listEntries, unzipFile, writeZip } from './helpers/theme-zip';
+import { themeCheckErrors } from './helpers/theme-check';
 
 const dataDir = useDataDir('theme-file-updates');
 let t: TestApp;
@@ -681,12 +681,5 @@ async function writeTemp(bytes: Buffer): Promise<string> {
 
 /** Shopify's theme-check on the output: no errors (severity 0). */
 async function expectThemeCheckClean(files: Record<string, Buffer>): Promise<void> {
-  const root = path.join(dataDir(), `theme-check-${++zipCount}`);
-  for (const [name, bytes] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(root, name)), { recursive: true });
-    await writeFile(path.join(root, name), bytes);
-  }
-  const { offenses } = await themeCheckRun(root, undefined, () => undefined);
-  const errors = offenses.filter((offense) => offense.severity === 0);
-  expect(errors.map((offense) => `${offense.check}: ${offense.uri} ${offense.message}`)).toEqual([]);
+  expect(await themeCheckErrors(files)).toEqual([]);
 }
