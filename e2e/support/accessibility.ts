@@ -2,16 +2,29 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import { expect } from './fixtures';
 
-/** axe's serious and critical violations on the page as it is now, one line each. */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+/**
+ * axe on the page as it is now (or only `include`): its default rules, and WCAG 2.5.3's `label-content-name-mismatch`
+ * (a control's name contains its visible text; experimental in axe, so off by default). One scan per screen: each
+ * scan injects axe into the page and walks the whole tree again.
+ */
+export function axe(page: Page, include?: string) {
+  const builder = new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } });
+  return include ? builder.include(include) : builder;
 }
 
 /**
- * The page has no serious or critical axe violation and does not scroll sideways (naming what sticks out past the
+ * axe's serious and critical violations on the page as it is now, and heading order (moderate for axe, but Lighthouse
+ * counts it: headings go down one level at a time), one line each.
+ */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await axe(page).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'heading-order')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.length}): ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * The page has no serious or critical axe violation (nor a heading out of order) and does not scroll sideways (naming what sticks out past the
  * viewport's right edge), then a full-page screenshot attached to the test as `name`.
  */
 export async function expectAccessible(page: Page, testInfo: TestInfo, name: string) {

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
+import { axe } from '../support/accessibility';
 import { apiLogin, createCustomer, DEMO, expect, serverLog, STAFF, TEAM, test, useSession } from '../support/fixtures';
 
 /** Screenshots for people to look at (as upgrade.spec.ts): docs/screenshots with UPDATE_SCREENSHOTS=1. */
@@ -10,7 +10,7 @@ const screenshots = process.env.UPDATE_SCREENSHOTS
 
 /** Serious and critical accessibility violations inside the open dialog (as quality.spec.ts checks). */
 async function dialogViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+  const results = await axe(page, '[role="dialog"]').analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);

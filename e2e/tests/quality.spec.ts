@@ -1,45 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+// The dashboard's axe scan and its screenshots at 1440 and 390 px are screens.spec.ts's (every screen, once).
+import { axe } from '../support/accessibility';
 import { DEMO, expect, test } from '../support/fixtures';
-
-/** `UPDATE_SCREENSHOTS=1` also writes the screenshots to docs/screenshots (the README shows them). */
-const docsScreenshots = path.resolve(import.meta.dirname, '../../docs/screenshots');
-
-for (const viewport of [
-  { name: 'desktop', width: 1440, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-]) {
-  test.describe(`dashboard at ${viewport.name} width`, () => {
-    test.use({ viewport: { width: viewport.width, height: viewport.height } });
-
-    test('has no serious or critical accessibility violations, and a screenshot', async ({ page, login }, testInfo) => {
-      await login(DEMO);
-      await expect(page.getByTestId('key-card')).toHaveCount(6);
-      await expect(page.getByTestId('updates-list')).toBeVisible();
-      const results = await new AxeBuilder({ page }).analyze();
-      // Serious and critical ones, and heading order (moderate for axe, but Lighthouse counts it): headings go down
-      // one level at a time (the cards' titles are h2 under the page's h1).
-      const failing = results.violations.filter(
-        (v) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'heading-order',
-      );
-      expect(failing.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`)).toEqual([]);
-      const horizontalOverflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(horizontalOverflow).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: testInfo.outputPath(`dashboard-${viewport.name}.png`), fullPage: true });
-      if (process.env.UPDATE_SCREENSHOTS) {
-        fs.copyFileSync(
-          testInfo.outputPath(`dashboard-${viewport.name}.png`),
-          path.join(docsScreenshots, `dashboard-${viewport.name}.png`),
-        );
-      }
-      await testInfo.attach(`dashboard-${viewport.name}`, {
-        path: testInfo.outputPath(`dashboard-${viewport.name}.png`),
-        contentType: 'image/png',
-      });
-    });
-  });
-}
 
 test('the dashboard is keyboard reachable: search, filter and a dialog that closes on Escape', async ({
   page,
@@ -74,7 +35,7 @@ test('the connection panel and the wizard have no serious accessibility violatio
   ] as const) {
     await page.getByRole('button', { name: opener }).first().click();
     await expect(page.getByRole('dialog', { name: dialog })).toBeVisible();
-    const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+    const results = await axe(page, '[role="dialog"]').analyze();
     const failing = results.violations.filter(
       (v) => v.impact === 'serious' || v.impact === 'critical' || v.id === 'heading-order',
     );
