@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
-import { describe, expect, it } from 'vitest';
+import { Ajv } from 'ajv';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import type { Contract } from '@keyport/shared/contracts/define';
@@ -145,6 +146,20 @@ describe('response serialization', () => {
     const at = new Date('2026-11-23T10:00:00.000Z');
     expect(compile(z.object({ at: z.date() }))({ at })).toBe('{"at":"2026-11-23T10:00:00.000Z"}');
     expect(() => compile(z.object({ email: z.email() }))({ email: 'not an email' })).toThrow();
+  });
+
+  it('compiles a schema once, however many routes and apps use it; each route names itself in its errors', () => {
+    const schema = z.object({ id: z.number() });
+    const spy = vi.spyOn(Ajv.prototype, 'compile');
+    try {
+      const first = serializerCompiler({ schema, method: 'GET', url: '/a', httpStatus: '200' }) as Serialize;
+      const second = serializerCompiler({ schema, method: 'POST', url: '/b', httpStatus: '200' }) as Serialize;
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(first({ id: 1 })).toBe('{"id":1}');
+      expect(() => second({ id: 'x' })).toThrow(expect.objectContaining({ method: 'POST', url: '/b' }));
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('covers the hot responses with the compiled writer', () => {

@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import fastJsonStringify from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema';
 import { ResponseSerializationError, serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
@@ -16,12 +16,9 @@ const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: false, useDe
  * (docs/performance.md). Schemas JSON Schema cannot express exactly (dates, transforms, string formats) keep zod.
  */
 export const serializerCompiler: FastifySerializerCompiler<$ZodType> = (routeSchema) => {
-  const json = exactJsonSchema(routeSchema.schema);
-  if (!json) return zodSerializerCompiler(routeSchema as Parameters<typeof zodSerializerCompiler>[0]);
-  // Unknown keys pass the check and are not written (fast-json-stringify writes only the schema's properties).
-  const schema = allowingUnknownKeys(json) as JsonSchema;
-  const validate = ajv.compile(schema);
-  const write = fastJsonStringify(schema as unknown as Parameters<typeof fastJsonStringify>[0]);
+  const compiled = compiledFor(routeSchema.schema);
+  if (!compiled) return zodSerializerCompiler(routeSchema as Parameters<typeof zodSerializerCompiler>[0]);
+  const { validate, write } = compiled;
   const { method, url } = routeSchema;
   return (data: unknown) => {
     if (!validate(data)) {
@@ -31,6 +28,33 @@ export const serializerCompiler: FastifySerializerCompiler<$ZodType> = (routeSch
     return write(data);
   };
 };
+
+interface Compiled {
+  validate: ValidateFunction;
+  write: (data: unknown) => string;
+}
+
+/**
+ * Each contract schema (a module-level zod object) compiled once per process, however many apps are built from the
+ * contracts (the test suites build hundreds; compiling every route's validator and writer was a fifth of their CPU).
+ * `null`: the schema stays with zod.
+ */
+const compiledSchemas = new WeakMap<$ZodType, Compiled | null>();
+
+function compiledFor(zodSchema: $ZodType): Compiled | null {
+  let compiled = compiledSchemas.get(zodSchema);
+  if (compiled === undefined) {
+    const json = exactJsonSchema(zodSchema);
+    // Unknown keys pass the check and are not written (fast-json-stringify writes only the schema's properties).
+    const schema = json && (allowingUnknownKeys(json) as JsonSchema);
+    compiled = schema && {
+      validate: ajv.compile(schema),
+      write: fastJsonStringify(schema as unknown as Parameters<typeof fastJsonStringify>[0]),
+    };
+    compiledSchemas.set(zodSchema, compiled);
+  }
+  return compiled;
+}
 
 /** Ajv's message names the failing field and rule ("data/0/id must be integer"), never a value. */
 function ajvCause(errors: ErrorObject[] | null | undefined) {
