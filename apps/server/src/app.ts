@@ -61,6 +61,7 @@ export interface BuildOptions {
 
 /** The whole server as one Fastify instance. server.ts listens on it; tests `inject` into it. */
 export async function buildApp(config: Config, options: BuildOptions): Promise<FastifyInstance> {
+  const accessLog = new AccessLogController();
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -80,11 +81,12 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
       },
     },
     // One access-log line per request, written when it is over (http/access-log.ts).
-    logController: new AccessLogController(),
+    logController: accessLog,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
+  accessLog.useLogger(app.log);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const signer = await createThemeTokenSigner({ privateJwk: config.tokenSigningKey, dataDir: config.dataDir });

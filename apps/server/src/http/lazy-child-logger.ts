@@ -19,6 +19,10 @@ class LazyRequestLogger {
     return this.route.level;
   }
 
+  isLevelEnabled(level: Level): boolean {
+    return this.enabled[level];
+  }
+
   #log(level: Level, args: unknown[]): void {
     if (!this.enabled[level]) return;
     this.#child ??= this.route.child(this.bindings);
