@@ -17,7 +17,7 @@ import { AccessLogController } from './http/access-log';
 import { registerJsonCompression } from './http/compression';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './http/database-unavailable';
 import { AppError } from './http/errors';
-import { serializeError } from './http/log-serializers';
+import { serializeError, serializeRequest } from './http/log-serializers';
 import { RequestValidationError, validatorCompiler } from './http/validation';
 import { serializerCompiler } from './http/serialization';
 import { registerCors } from './http/cors';
@@ -72,10 +72,7 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
       },
       serializers: {
         // The query string can hold a reset token: log the path only.
-        req: (req) => {
-          const query = req.url.indexOf('?');
-          return { method: req.method, url: query === -1 ? req.url : req.url.slice(0, query), remoteAddress: req.ip };
-        },
+        req: serializeRequest,
         // SQL parameters and the values PostgreSQL echoes never reach the logs.
         err: serializeError,
       },

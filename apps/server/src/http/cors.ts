@@ -85,7 +85,6 @@ export function rawCorsHeaders(routeCors: PublicCors): onRequestHookHandler {
  * part of CORS @fastify/cors does not cover.
  */
 export function openResourcePolicy(reply: FastifyReply): void {
-  if (reply.raw.hasHeader('cross-origin-resource-policy')) {
-    reply.raw.setHeader('cross-origin-resource-policy', 'cross-origin');
-  }
+  // The security headers are the reply's own (http/security-headers.ts).
+  if (reply.hasHeader('cross-origin-resource-policy')) reply.header('cross-origin-resource-policy', 'cross-origin');
 }
