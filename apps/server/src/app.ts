@@ -14,6 +14,7 @@ import * as systemContracts from '@keyport/shared/contracts/system';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { AccessLogController } from './http/access-log';
+import { createLazyChildLoggerFactory } from './http/lazy-child-logger';
 import { registerJsonCompression } from './http/compression';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './http/database-unavailable';
 import { AppError } from './http/errors';
@@ -84,6 +85,8 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
   accessLog.useLogger(app.log);
+  // A request's child logger is made only when the request logs something (http/lazy-child-logger.ts, ADR 047).
+  app.setChildLoggerFactory(createLazyChildLoggerFactory());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const signer = await createThemeTokenSigner({ privateJwk: config.tokenSigningKey, dataDir: config.dataDir });
