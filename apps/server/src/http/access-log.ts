@@ -23,8 +23,9 @@ type AccessLineWriter = (request: FastifyRequest, reply: FastifyReply) => void;
  *
  * ADR 047: the "request completed" line is put together here, byte for byte what pino wrote for it (its level, time,
  * the logger's bindings, then `reqId`, `req`, `res`, `responseTime` and `msg`), and written to the logger's stream.
- * Through pino it cost about 35 µs of CPU per request under load, a sixth of the keys route (docs/performance.md):
- * the redaction paths looked through an object that cannot hold a header, a body, a password or a token (only what
+ * Through pino it was the keys route's second largest item in the profiles after drizzle's row mapping (about 27 µs
+ * of profile time per request, redaction 14 of them; 4–11 µs in a micro-benchmark, docs/performance.md): the
+ * redaction paths looked through an object that cannot hold a header, a body, a password or a token (only what
  * `serializeRequest` picks, the status and a number), then the serializers and the generic JSON building. Errors
  * and everything else still go through the request's logger, redaction included.
  */
