@@ -44,7 +44,9 @@ export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<
   // length), and on streamed ones.
   const documentHeaders = Object.freeze(Object.fromEntries(headersOf(helmet(options))));
   const apiHeaders = Object.freeze(
-    Object.fromEntries(API_SECURITY_HEADERS.flatMap((name) => (name in documentHeaders ? [[name, documentHeaders[name]!]] : []))),
+    Object.fromEntries(
+      API_SECURITY_HEADERS.flatMap((name) => (name in documentHeaders ? [[name, documentHeaders[name]!]] : [])),
+    ),
   );
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(request.routeOptions.config.securityHeaders === 'api' ? apiHeaders : documentHeaders);

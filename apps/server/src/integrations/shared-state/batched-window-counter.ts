@@ -55,7 +55,6 @@ export function createBatchedWindowCounter(
     await Promise.all(sends);
   }
 
-
   /** A new window (or a key this process has not seen): the shared counter counts the hit and tells the window. */
   async function countShared(key: string, windowMs: number, by: number): Promise<{ count: number; resetAt: number }> {
     const after = await shared.incr(key, windowMs, by);
