@@ -14,10 +14,11 @@ import * as systemContracts from '@keyport/shared/contracts/system';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { AccessLogController } from './http/access-log';
+import { createLazyChildLoggerFactory } from './http/lazy-child-logger';
 import { registerJsonCompression } from './http/compression';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './http/database-unavailable';
 import { AppError } from './http/errors';
-import { serializeError } from './http/log-serializers';
+import { serializeError, serializeRequest } from './http/log-serializers';
 import { RequestValidationError, validatorCompiler } from './http/validation';
 import { serializerCompiler } from './http/serialization';
 import { registerCors } from './http/cors';
@@ -61,6 +62,7 @@ export interface BuildOptions {
 
 /** The whole server as one Fastify instance. server.ts listens on it; tests `inject` into it. */
 export async function buildApp(config: Config, options: BuildOptions): Promise<FastifyInstance> {
+  const accessLog = new AccessLogController();
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -71,20 +73,20 @@ export async function buildApp(config: Config, options: BuildOptions): Promise<F
       },
       serializers: {
         // The query string can hold a reset token: log the path only.
-        req: (req) => {
-          const query = req.url.indexOf('?');
-          return { method: req.method, url: query === -1 ? req.url : req.url.slice(0, query), remoteAddress: req.ip };
-        },
+        req: serializeRequest,
         // SQL parameters and the values PostgreSQL echoes never reach the logs.
         err: serializeError,
       },
     },
     // One access-log line per request, written when it is over (http/access-log.ts).
-    logController: new AccessLogController(),
+    logController: accessLog,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
+  accessLog.useLogger(app.log);
+  // A request's child logger is made only when the request logs something (http/lazy-child-logger.ts, ADR 047).
+  app.setChildLoggerFactory(createLazyChildLoggerFactory());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const signer = await createThemeTokenSigner({ privateJwk: config.tokenSigningKey, dataDir: config.dataDir });

@@ -12,12 +12,18 @@ interface Line {
   responseTime?: number;
 }
 const lines: Line[] = [];
+/** The same lines as written. */
+const raw: string[] = [];
 let t: TestApp;
 
 beforeAll(async () => {
   const destination = new PassThrough();
   destination.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Line);
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (!line.trim()) continue;
+      raw.push(line);
+      lines.push(JSON.parse(line) as Line);
+    }
   });
   t = await createTestApp({ LOG_LEVEL: 'info' }, {}, destination);
 });
@@ -49,5 +55,33 @@ describe('the access log', () => {
     expect(written[1]).toMatchObject({ req: { method: 'GET', url: '/keys/' }, res: { statusCode: 401 } });
     expect(JSON.stringify(written)).not.toContain('reset-token-value');
     expect(lines.some((line) => line.msg === 'incoming request')).toBe(false);
+  });
+
+  it("is the line the app's pino logger writes for the same request, byte for byte (ADR 047: it is built by hand)", async () => {
+    const before = raw.length;
+    const response = await t.app.inject({ method: 'GET', url: '/health?probe=1', remoteAddress: '198.51.100.7' });
+    expect(response.statusCode).toBe(200);
+    await vi.waitFor(() => expect(raw.length).toBeGreaterThan(before), { timeout: 5_000, interval: 10 });
+    const line = raw.slice(before).find((text) => text.includes('"request completed"'))!;
+    const written = JSON.parse(line) as { time: number; reqId: string; responseTime: number };
+    // The app's own logger (its level, bindings, serializers, redaction, any formatter) writing Fastify's line.
+    const original = Date.now;
+    const count = raw.length;
+    Date.now = () => written.time;
+    try {
+      t.app.log.child({ reqId: written.reqId }).info(
+        {
+          req: { method: 'GET', url: '/health?probe=1', ip: '198.51.100.7' },
+          res: { statusCode: 200 },
+          responseTime: written.responseTime,
+        },
+        'request completed',
+      );
+    } finally {
+      Date.now = original;
+    }
+    await vi.waitFor(() => expect(raw.length).toBeGreaterThan(count), { timeout: 5_000, interval: 10 });
+    const pinos = raw.slice(count).filter((text) => text.includes(`"reqId":"${written.reqId}"`));
+    expect(pinos).toEqual([line]);
   });
 });

@@ -31,8 +31,9 @@ afterAll(async () => {
   await Promise.all(clients.map((client) => client.quit()));
 });
 
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
+/** The error a limiter's answer is refused with (`hit` answers a counted hit without a promise: ADR 047). */
+async function refusal(promise: Promise<unknown> | undefined): Promise<AppError> {
+  const error = await Promise.resolve(promise).then(
     () => null,
     (thrown: unknown) => thrown,
   );

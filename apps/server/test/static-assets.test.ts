@@ -174,6 +174,23 @@ describe('the built web app, precompressed', () => {
     expect(unhashed.rawPayload.equals(UNHASHED)).toBe(true);
   });
 
+  it('keeps the security headers on files, the app shell, a 304 and a range (ADR 047: they are in the reply headers)', async () => {
+    const script = await get('/assets/index-Ab12_cD-.js', 'br');
+    const answers = [
+      script,
+      await get('/assets/index-Ab12_cD-.js', 'br', { 'if-none-match': String(script.headers.etag) }),
+      await get('/assets/index-Ab12_cD-.js', '', { range: 'bytes=0-9' }),
+      await get('/customer/my-keys', 'gzip'),
+      await get('/favicon.svg'),
+    ];
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 304, 206, 200, 200]);
+    for (const answer of answers) {
+      expect(answer.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(answer.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
   it('answers an unknown asset with a JSON 404, not with the app', async () => {
     const missing = await get('/assets/index-00000000.js', 'br');
     expect(missing.statusCode).toBe(404);

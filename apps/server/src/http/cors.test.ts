@@ -1,9 +1,9 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { publicCors, rawCorsHeaders, registerCors, registerPublicPreflight } from './cors';
+import { publicCors, fixedCorsHeaders, registerCors, registerPublicPreflight } from './cors';
 
 /**
- * ADR 043: the validation route sets its CORS headers by hand (`rawCorsHeaders`), every other public route through
+ * ADR 043: the validation route sets its CORS headers by hand (`fixedCorsHeaders`), every other public route through
  * @fastify/cors. Both must answer the same headers, on success and on error alike.
  */
 async function app() {
@@ -15,7 +15,7 @@ async function app() {
     return { ok: true };
   };
   server.post('/by-plugin', { config: { cors } }, async (request) => fail(request.body));
-  server.post('/by-hand', { onRequest: rawCorsHeaders(cors) }, async (request) => fail(request.body));
+  server.post('/by-hand', { onRequest: fixedCorsHeaders(cors) }, async (request) => fail(request.body));
   registerPublicPreflight(server, '/by-plugin', cors);
   registerPublicPreflight(server, '/by-hand', cors);
   server.post('/private', async () => ({ ok: true }));

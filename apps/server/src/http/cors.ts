@@ -13,7 +13,7 @@ declare module 'fastify' {
  * the JWKS. Any origin, never credentials (the answers depend on no cookie and no session), and a preflight that
  * allows the route's method and a JSON body's Content-Type. Other routes stay same-origin. @fastify/cors does it
  * (ADR 043): off for every route, on for a route whose config carries `cors: publicCors(…)`; the validation route's
- * own answers alone get their two headers from `rawCorsHeaders` (measured cheaper on that hot route, ADR 043).
+ * own answers alone get their two headers from `fixedCorsHeaders` (measured cheaper on that hot route, ADR 043).
  */
 export const PUBLIC_CORS_MAX_AGE_SECONDS = 24 * 60 * 60;
 
@@ -66,15 +66,20 @@ export function registerPublicPreflight(app: FastifyInstance, path: string, rout
 
 /**
  * The hand-written part kept (ADR 043): the headers @fastify/cors sets on a public route's answer (any origin, the
- * exposed headers; the tests compare both), set on the raw response by a route's own onRequest hook. For the license
- * validation only: there @fastify/cors cost about 9 µs of CPU per request (Fastify's `reply.header` and the plugin's
- * per-request options), some 5–9 % of the route. Its preflight stays the plugin's.
+ * exposed headers; the tests compare both), set by a route's own onRequest hook. For the license validation only:
+ * there @fastify/cors cost about 9 µs of CPU per request (Fastify's `reply.header` and the plugin's per-request
+ * options), some 5–9 % of the route. Its preflight stays the plugin's. ADR 047: one precomputed object into the
+ * reply's headers, where the security headers are too: Node then gets every header in one `writeHead` object (a
+ * header set on the raw response made it validate and store each of the reply's again, one by one).
  */
-export function rawCorsHeaders(routeCors: PublicCors): onRequestHookHandler {
+export function fixedCorsHeaders(routeCors: PublicCors): onRequestHookHandler {
   const exposed = routeCors.exposedHeaders.join(', ');
+  const headers = Object.freeze({
+    'access-control-allow-origin': routeCors.origin,
+    ...(exposed ? { 'access-control-expose-headers': exposed } : {}),
+  });
   return (_request, reply, done) => {
-    reply.raw.setHeader('access-control-allow-origin', routeCors.origin);
-    if (exposed) reply.raw.setHeader('access-control-expose-headers', exposed);
+    reply.headers(headers);
     done();
   };
 }
@@ -85,7 +90,6 @@ export function rawCorsHeaders(routeCors: PublicCors): onRequestHookHandler {
  * part of CORS @fastify/cors does not cover.
  */
 export function openResourcePolicy(reply: FastifyReply): void {
-  if (reply.raw.hasHeader('cross-origin-resource-policy')) {
-    reply.raw.setHeader('cross-origin-resource-policy', 'cross-origin');
-  }
+  // The security headers are the reply's own (http/security-headers.ts).
+  if (reply.hasHeader('cross-origin-resource-policy')) reply.header('cross-origin-resource-policy', 'cross-origin');
 }

@@ -19,6 +19,10 @@ class LazyRequestLogger {
     return this.route.level;
   }
 
+  isLevelEnabled(level: Level): boolean {
+    return this.enabled[level];
+  }
+
   #log(level: Level, args: unknown[]): void {
     if (!this.enabled[level]) return;
     this.#child ??= this.route.child(this.bindings);
@@ -51,30 +55,37 @@ class LazyRequestLogger {
 }
 
 /**
- * A child-logger factory for one hot public route (the license validation, ADR 031 "Performance"). Fastify makes a
- * child logger with the request id for every request, and with a route log level pino rebuilds every log method of
- * it: more work than such a route's own. This factory makes the route's child (its level, its serializers) once, and
- * per request a small logger that does nothing below that level and makes the request's child (request id included)
- * the first time the request logs at or above it. What is logged, and with what, is unchanged.
+ * The app's child-logger factory (ADR 031 "Performance", and ADR 047 for every route). Fastify makes a child logger
+ * with the request id for every request (pino serializes the bindings, and with a route log level rebuilds every log
+ * method of it): on a hot route, more work than the route's own, for a logger most requests never use (the access
+ * line is written by http/access-log.ts). This factory makes each route level's child (its level) once, and per
+ * request a small logger that does nothing below that level and makes the request's child (request id included) the
+ * first time the request logs at or above it. What is logged, and with what, is unchanged. A route with its own log
+ * serializers gets a child at once, as Fastify's factory makes it.
  */
 export function createLazyChildLoggerFactory(): NonNullable<RouteOptions['childLoggerFactory']> {
   let parent: FastifyBaseLogger | undefined;
-  let route: LevelledLogger | undefined;
-  let enabled: Enabled | undefined;
+  const routes = new Map<string | undefined, { route: LevelledLogger; enabled: Enabled }>();
   return function (logger, bindings, options) {
-    // Fastify passes the same server logger and the route's fixed options on every request of the route.
-    if (!route || !enabled || parent !== logger) {
+    if (options.serializers) return logger.child(bindings, options);
+    // Fastify passes the same server logger, and each route's fixed options, on every request.
+    if (parent !== logger) {
       parent = logger;
-      const made = logger.child({}, options) as LevelledLogger;
-      route = made;
-      enabled = Object.fromEntries(
+      routes.clear();
+    }
+    let made = routes.get(options.level);
+    if (!made) {
+      const route = logger.child({}, options) as LevelledLogger;
+      const enabled = Object.fromEntries(
         (['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const).map((level) => [
           level,
           // Fastify's logger when logging is off has no levels: nothing is enabled.
-          typeof made.isLevelEnabled === 'function' && made.isLevelEnabled(level),
+          typeof route.isLevelEnabled === 'function' && route.isLevelEnabled(level),
         ]),
       ) as Enabled;
+      made = { route, enabled };
+      routes.set(options.level, made);
     }
-    return new LazyRequestLogger(route, enabled, bindings) as unknown as FastifyBaseLogger;
+    return new LazyRequestLogger(made.route, made.enabled, bindings) as unknown as FastifyBaseLogger;
   };
 }

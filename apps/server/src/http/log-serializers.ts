@@ -50,3 +50,17 @@ function stackFrames(stack: string): string {
     .filter((line) => /^\s+at /.test(line))
     .join('\n');
 }
+
+/** A request as the logs show it: the method, the path without the query string (it can hold a reset token), the address. */
+export function serializeRequest(request: { method: string; url: string; ip: string }): {
+  method: string;
+  url: string;
+  remoteAddress: string;
+} {
+  const query = request.url.indexOf('?');
+  return {
+    method: request.method,
+    url: query === -1 ? request.url : request.url.slice(0, query),
+    remoteAddress: request.ip,
+  };
+}

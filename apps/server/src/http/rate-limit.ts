@@ -13,15 +13,27 @@ export function createRateLimiter(
 ) {
   const keyOf = (key: string) => `${options.name}:${key}`;
 
+  function refusal(window: { resetAt: number }) {
+    return tooManyRequests(Math.max(1, Math.ceil((window.resetAt - Date.now()) / 1000)), options.message);
+  }
   function refuse(window: { resetAt: number }): never {
-    throw tooManyRequests(Math.max(1, Math.ceil((window.resetAt - Date.now()) / 1000)), options.message);
+    throw refusal(window);
   }
 
   return {
-    /** Counts an attempt; throws 429 when it is over the allowance. */
-    async hit(key: string): Promise<void> {
-      const window = await counter.incr(keyOf(key), options.windowMs);
-      if (window.count > options.max) refuse(window);
+    /**
+     * Counts an attempt; refuses it with a 429 when it is over the allowance. ADR 047: a count the counter answers at
+     * once is decided at once (no promise, no microtask turn: the validation's hot path); callers `await` it either way.
+     */
+    hit(key: string): Promise<void> | undefined {
+      const counted = counter.incr(keyOf(key), options.windowMs);
+      if (counted instanceof Promise) {
+        return counted.then((window) => {
+          if (window.count > options.max) refuse(window);
+        });
+      }
+      if (counted.count > options.max) return Promise.reject(refusal(counted));
+      return undefined;
     },
     /** Throws 429 when the key has used its allowance; counts nothing. */
     async assertAllowed(key: string): Promise<void> {

@@ -41,7 +41,7 @@ export function createBatchedWindowCounter(
       const by = window.pending;
       window.pending = 0;
       sends.push(
-        shared.incr(key, window.windowMs, by).then(
+        Promise.resolve(shared.incr(key, window.windowMs, by)).then(
           (after) => {
             window.known = after.count;
             window.resetAt = after.resetAt;
@@ -55,25 +55,30 @@ export function createBatchedWindowCounter(
     await Promise.all(sends);
   }
 
+  /** A new window (or a key this process has not seen): the shared counter counts the hit and tells the window. */
+  async function countShared(key: string, windowMs: number, by: number): Promise<{ count: number; resetAt: number }> {
+    const after = await shared.incr(key, windowMs, by);
+    if (windows.has(key) || windows.size < maxKeys) {
+      // Hits counted here meanwhile for this window (by concurrent requests) stay; those of a past window go.
+      const current = windows.get(key);
+      const pending = current && current.resetAt > now() ? current.pending : 0;
+      windows.set(key, { known: after.count, pending, resetAt: after.resetAt, windowMs });
+    }
+    return after;
+  }
+
   const timer = setInterval(() => void sync(), options.syncEveryMs ?? WINDOW_SYNC_MS);
   timer.unref();
 
   return {
-    async incr(key, windowMs, by = 1) {
+    incr(key, windowMs, by = 1) {
       const window = windows.get(key);
       if (window && window.resetAt > now()) {
+        // ADR 047: answered at once, without a promise (the validation's every request but a window's first).
         window.pending += by;
         return { count: window.known + window.pending, resetAt: window.resetAt };
       }
-      // A new window (or a key this process has not seen): the shared counter counts the hit and tells the window.
-      const after = await shared.incr(key, windowMs, by);
-      if (windows.has(key) || windows.size < maxKeys) {
-        // Hits counted here meanwhile for this window (by concurrent requests) stay; those of a past window go.
-        const current = windows.get(key);
-        const pending = current && current.resetAt > now() ? current.pending : 0;
-        windows.set(key, { known: after.count, pending, resetAt: after.resetAt, windowMs });
-      }
-      return after;
+      return countShared(key, windowMs, by);
     },
     async peek(key) {
       const [after, window] = [await shared.peek(key), windows.get(key)];

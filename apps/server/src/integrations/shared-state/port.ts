@@ -33,8 +33,15 @@ export interface CheckinBuffer {
 
 /** A fixed-window counter shared by every process (rate limits). */
 export interface WindowCounter {
-  /** Adds `by` to the key's window and answers the count after it and when the window resets (epoch ms). */
-  incr(key: string, windowMs: number, by?: number): Promise<{ count: number; resetAt: number }>;
+  /**
+   * Adds `by` to the key's window and answers the count after it and when the window resets (epoch ms). A counter that
+   * knows the answer at once may give it without a promise (the batched counter's local hits, ADR 047).
+   */
+  incr(
+    key: string,
+    windowMs: number,
+    by?: number,
+  ): Promise<{ count: number; resetAt: number }> | { count: number; resetAt: number };
   /** The key's current count without changing it. */
   peek(key: string): Promise<{ count: number; resetAt: number } | null>;
   reset(key: string): Promise<void>;

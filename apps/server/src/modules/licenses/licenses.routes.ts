@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import * as contracts from '@keyport/shared/contracts/licenses';
-import { publicCors, rawCorsHeaders, registerPublicPreflight } from '../../http/cors';
-import { createLazyChildLoggerFactory } from '../../http/lazy-child-logger';
+import { publicCors, fixedCorsHeaders, registerPublicPreflight } from '../../http/cors';
 import { registerRoute } from '../../http/route';
 
 export async function licensesRoutes(app: FastifyInstance) {
@@ -9,20 +8,20 @@ export async function licensesRoutes(app: FastifyInstance) {
   const cors = publicCors('POST', [contracts.LICENSE_SIGNATURE_HEADER]);
 
   // Public, CORS open, signed (ADR 031). Every answer is readable from any origin, its errors (400, 413, 429) included:
-  // the headers are set on the raw response when the request arrives (`rawCorsHeaders`: the ones @fastify/cors would
-  // set, cheaper, ADR 043), and an error's answer keeps them; the preflight is @fastify/cors's. The global per-IP limit
+  // the headers are set when the request arrives (`fixedCorsHeaders`: the ones @fastify/cors would set, cheaper,
+  // ADR 043), and an error's answer keeps them; the preflight is @fastify/cors's. The global per-IP limit
   // is replaced by the route's own, more generous one; a request is a token and three short fields, so the body limit
   // is small. Storefronts call it on page views (ADR 031 "Performance"): it never reads a session, its requests are not
-  // logged one by one (`logLevel: 'warn'`, and no per-request logger is built unless something is logged), and it
+  // logged one by one (`logLevel: 'warn'`; no request's logger is built unless something is logged, on every route: ADR 047), and it
   // gets the security headers of an API answer rather than a document's.
   registerRoute(
     app,
     contracts.validateLicense,
     async ({ body }, request, reply) => {
       const signed = await licenses.validate(body, request.ip);
-      // On the raw response: Fastify's `reply.header` costs more here (ADR 031 "Performance").
-      reply.raw.setHeader(contracts.LICENSE_SIGNATURE_HEADER, signed.signature);
-      reply.raw.setHeader('cache-control', signed.cacheControl);
+      // ADR 047: in the reply's headers with the others (Node gets them in one `writeHead` object).
+      reply.header(contracts.LICENSE_SIGNATURE_HEADER, signed.signature);
+      reply.header('cache-control', signed.cacheControl);
       // The signed bytes are the body: no second serialization may reorder or re-encode them.
       reply.serializer(() => signed.body);
       return signed.answer;
@@ -31,9 +30,8 @@ export async function licensesRoutes(app: FastifyInstance) {
       config: { rateLimit: false, securityHeaders: 'api' },
       bodyLimit: 16 * 1024,
       logLevel: 'warn',
-      childLoggerFactory: createLazyChildLoggerFactory(),
       session: 'ignored',
-      onRequest: rawCorsHeaders(cors),
+      onRequest: fixedCorsHeaders(cors),
     },
   );
   registerPublicPreflight(app, contracts.validateLicense.path, cors);

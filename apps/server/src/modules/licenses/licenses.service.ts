@@ -97,8 +97,6 @@ export function createLicensesService(deps: LicensesServiceDeps) {
   };
 
   async function verifyToken(token: string): Promise<ThemeClaims | null> {
-    const cached = verifiedTokens.get(token);
-    if (cached) return cached;
     const claims = await tokens.verifySignature(token);
     if (claims) verifiedTokens.set(token, claims);
     return claims;
@@ -138,13 +136,18 @@ export function createLicensesService(deps: LicensesServiceDeps) {
     input: { token: string; domain: string; theme_version: string; theme_edition: string },
     ip: string,
   ): Promise<SignedAnswer> {
-    await validateLimit.hit(`license-validate:${ip}`);
+    // ADR 047: a hit the limiter decides at once is not awaited (no microtask turn); a refusal is a rejected promise.
+    const limited = validateLimit.hit(`license-validate:${ip}`);
+    if (limited) await limited;
     const at = now();
     const storefront = storefrontOf(input.domain);
     const domain = storefront?.host ?? input.domain.trim().toLowerCase();
-    const claims = await verifyToken(input.token.trim());
+    // ADR 047: likewise a token seen before and a cached key state.
+    const token = input.token.trim();
+    const claims = verifiedTokens.get(token) ?? (await verifyToken(token));
     if (!claims) return sign('MALFORMED', null, domain, at);
-    const key = await keyStates.get(claims.kid);
+    const state = keyStates.get(claims.kid);
+    const key = state instanceof Promise ? await state : state;
     if (!key) return sign('KEY_RELEASED', null, domain, at);
 
     const edition = input.theme_edition.trim().toUpperCase();
