@@ -7,6 +7,9 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 /**
  * Issue 19, the way a vendor runs it: the server process itself (src/server.ts through tsx), started with
  * NODE_ENV=production, with and without the sandbox opt-in.
+ *
+ * @run-first: four server starts, one after another (about 20 s of waiting on them); started early, the other worker
+ * runs files meanwhile (vitest.config.ts).
  */
 const root = path.resolve(import.meta.dirname, '../../..');
 const serverScript = path.join(root, 'apps/server/src/server.ts');

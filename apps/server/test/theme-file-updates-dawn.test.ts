@@ -6,6 +6,8 @@
  * @one-database: what this file tests is the merge of real themes and theme-check (CPU; no SQL of its own). The runs'
  * paths through the database are tested on both databases by theme-file-updates.test.ts and
  * theme-file-update-jobs.test.ts (vitest.config.ts).
+ *
+ * @run-first: the suite's longest file (about 45 CPU-s); started last, it was the run's last minute (vitest.config.ts).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
