@@ -304,11 +304,13 @@ describe('two workers on one database', () => {
 describe('long jobs', () => {
   it('report progress that the owner reads back while it runs', async () => {
     const jobs = engine();
+    // Made before the job runs: the first progress can be read back before the job's next line has run.
     let step!: () => void;
+    const stepped = new Promise<void>((resolve) => (step = resolve));
     jobs.register(
       kind('test.progress', async (_payload, context) => {
         await context.progress({ done: 1, total: 2 });
-        await new Promise<void>((resolve) => (step = resolve));
+        await stepped;
         await context.progress({ done: 2, total: 2 });
       }),
     );
