@@ -168,25 +168,25 @@ describe('failures', () => {
   });
 });
 
-  it('runUntilIdle with a retry window sees a chain of slow attempts through: the window starts when nothing is due', async () => {
-    // Attempts slower than the window (a loaded machine): a window counted from the call cut the chain after one.
-    const jobs = engine({ clock: false });
-    let calls = 0;
-    jobs.register(
-      kind(
-        'test.slow-retries',
-        async () => {
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          if (++calls < 4) throw new Error(`attempt ${calls} failed`);
-        },
-        { maxAttempts: 4, backoff: { baseMs: 100, maxMs: 100 } },
-      ),
-    );
-    await jobs.enqueue(db, 'test.slow-retries', { n: 1 });
-    await jobs.runUntilIdle({ kinds: ['test.slow-retries'], waitForRetriesMs: 200 });
-    expect(calls).toBe(4);
-    expect(await one('test.slow-retries')).toMatchObject({ status: 'done', attempts: 4 });
-  });
+it('runUntilIdle with a retry window sees a chain of slow attempts through: the window starts when nothing is due', async () => {
+  // Attempts slower than the window (a loaded machine): a window counted from the call cut the chain after one.
+  const jobs = engine({ clock: false });
+  let calls = 0;
+  jobs.register(
+    kind(
+      'test.slow-retries',
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        if (++calls < 4) throw new Error(`attempt ${calls} failed`);
+      },
+      { maxAttempts: 4, backoff: { baseMs: 100, maxMs: 100 } },
+    ),
+  );
+  await jobs.enqueue(db, 'test.slow-retries', { n: 1 });
+  await jobs.runUntilIdle({ kinds: ['test.slow-retries'], waitForRetriesMs: 200 });
+  expect(calls).toBe(4);
+  expect(await one('test.slow-retries')).toMatchObject({ status: 'done', attempts: 4 });
+});
 
 describe('two workers on one database', () => {
   it('run each of 60 jobs exactly once, whichever claims it', async () => {
@@ -245,10 +245,9 @@ describe('two workers on one database', () => {
     const a = engine({ clock: false });
     const b = engine({ clock: false });
     let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     let bRuns = 0;
-    a.register(
-      kind('test.long', async () => await new Promise<void>((resolve) => (release = resolve)), { leaseMs: 150 }),
-    );
+    a.register(kind('test.long', async () => await released, { leaseMs: 150 }));
     b.register(kind('test.long', async () => void bRuns++, { leaseMs: 150 }));
     await a.enqueue(db, 'test.long', { n: 1 });
     const running = a.runUntilIdle();
@@ -387,11 +386,13 @@ describe('long jobs', () => {
 describe('the background worker', () => {
   it('runs a job after a nudge, and runUntilIdle waits for the one it is running', async () => {
     const jobs = engine();
+    // Made before the job runs: its row says "running" from the claim, before the job's own code has run.
     let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     let done = false;
     jobs.register(
       kind('test.nudge', async () => {
-        await new Promise<void>((resolve) => (release = resolve));
+        await released;
         done = true;
       }),
     );
