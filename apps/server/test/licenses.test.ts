@@ -322,6 +322,7 @@ describe('signed answers and CORS', () => {
     const refused = await validate({ theme_edition: 7 as unknown as string });
     expect([answered.statusCode, refused.statusCode]).toEqual([200, 400]);
     for (const response of [answered, refused]) {
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
       expect(response.headers['content-security-policy']).toBeUndefined();
@@ -330,10 +331,11 @@ describe('signed answers and CORS', () => {
       expect(response.headers['cross-origin-resource-policy']).toBeUndefined();
       expect(response.headers['access-control-allow-origin']).toBe('*');
     }
-    // Every other answer keeps Helmet's full set.
+    // The portal's own JSON answers keep their resource policy and are never framed (ADR 048).
     const other = await t.app.inject({ url: '/keys/health', headers: auth(owner.token) });
-    expect(other.headers['content-security-policy']).toBeDefined();
-    expect(other.headers['x-frame-options']).toBeDefined();
+    expect(other.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(other.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(other.headers['x-frame-options']).toBe('DENY');
   });
 
   it('never reads cookies: a session cookie changes nothing', async () => {

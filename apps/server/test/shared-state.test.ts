@@ -284,7 +284,7 @@ describe.skipIf(!redisUrl)('Redis adapters (TEST_REDIS_URL)', () => {
 
   it('drains at most max aggregates, and never the same counts twice from two connections', async () => {
     const [a, b] = [redisClient(), redisClient()].map((client) => createRedisCheckinBuffer(client, `${prefix}two:`));
-    const adds: Promise<void>[] = [];
+    const adds: (void | Promise<void>)[] = [];
     for (let i = 0; i < 200; i += 1) adds.push((i % 2 ? a : b)!.add(checkin({ keyId: i % 20 })));
     const drains: Promise<{ count: number }[]>[] = [];
     for (let i = 0; i < 10; i += 1) drains.push((i % 2 ? a : b)!.drain(3));

@@ -87,6 +87,7 @@ describe('system routes and bad input', () => {
   it('sets security headers', async () => {
     const response = await t.app.inject({ url: '/health' });
     expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+    // A JSON answer: the API's policy, nothing loads or frames it (ADR 048).
+    expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
   });
 });

@@ -59,6 +59,8 @@ export function registerRoute<C extends Contract>(
     method: contract.method,
     url: contract.path,
     ...extras,
+    // A JSON answer gets the API's security headers, a file (zip, PDF, HTML page) a document's (http/security-headers.ts).
+    config: { securityHeaders: contract.produces ? 'document' : 'json', ...extras.config },
     schema: {
       operationId: contract.operationId,
       summary: contract.summary,

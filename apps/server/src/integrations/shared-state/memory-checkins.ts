@@ -47,7 +47,6 @@ export function createMemoryCheckinBuffer(options: { maxEntries?: number } = {})
         const { at, ...aggregate } = checkin;
         merge({ ...aggregate, count: 1, firstAt: at, lastAt: at });
       }
-      return Promise.resolve();
     },
     merge,
     drain(max) {

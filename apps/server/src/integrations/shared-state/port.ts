@@ -25,8 +25,12 @@ export interface AggregatedCheckin extends Omit<Checkin, 'at'> {
 }
 
 export interface CheckinBuffer {
-  /** Counts a check-in (memory or one Redis round trip; never the database). */
-  add(checkin: Checkin): Promise<void>;
+  /**
+   * Counts a check-in: never the database. A buffer that counts in memory counts at once and gives no promise (both
+   * of ours: Redis gets the aggregates later, redis-checkins.ts); one that must wait gives a promise (ADR 048: the
+   * validation awaits only a promise).
+   */
+  add(checkin: Checkin): void | Promise<void>;
   /** Takes and removes up to `max` aggregates (atomically: two processes never drain the same one). */
   drain(max: number): Promise<AggregatedCheckin[]>;
 }

@@ -22,7 +22,9 @@ export async function licensesRoutes(app: FastifyInstance) {
       // ADR 047: in the reply's headers with the others (Node gets them in one `writeHead` object).
       reply.header(contracts.LICENSE_SIGNATURE_HEADER, signed.signature);
       reply.header('cache-control', signed.cacheControl);
-      // The signed bytes are the body: no second serialization may reorder or re-encode them.
+      // The signed bytes are the body: no second serialization may reorder or re-encode them. A custom serializer
+      // leaves the type to the route (Fastify sets none then): JSON, as the contract's other answers.
+      reply.type('application/json; charset=utf-8');
       reply.serializer(() => signed.body);
       return signed.answer;
     },

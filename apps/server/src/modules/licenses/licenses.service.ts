@@ -153,8 +153,9 @@ export function createLicensesService(deps: LicensesServiceDeps) {
     const edition = input.theme_edition.trim().toUpperCase();
     const covered = storefront !== null && tokenCoversDomain(claims.domains, storefront);
     if (storefront && isTier(edition)) {
-      // Counted in memory (or Redis): the flusher writes the aggregates, never this request.
-      await checkins.add({
+      // Counted in memory (Redis gets the aggregates later): the flusher writes them, never this request. ADR 048: a
+      // buffer that counted at once gives no promise, and none is awaited.
+      const added = checkins.add({
         keyId: key.id,
         domain: storefront.site,
         version: input.theme_version.trim(),
@@ -162,6 +163,7 @@ export function createLicensesService(deps: LicensesServiceDeps) {
         covered,
         at,
       });
+      if (added) await added;
     }
     if (key.ownerId === null) return sign('KEY_RELEASED', key.tier, domain, at);
     if (!tokens.isCurrent(claims, key)) return sign('TOKEN_SUPERSEDED', key.tier, domain, at);
