@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auth, createTestApp, signUp, type TestApp } from './helpers/test-app';
+import { containsNul } from '../src/http/validation';
 
 /** Issue 7, "Correctness and security": the answers a hostile or unlucky client gets from the HTTP layer. */
 
@@ -136,5 +137,17 @@ describe('every error carries a machine-readable code', () => {
     });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().code).toBe('invalid_json');
+  });
+});
+
+describe('containsNul', () => {
+  it('finds a NUL in a string, a key, an array item and a nested value, and nowhere else', () => {
+    expect(containsNul('a\u0000')).toBe(true);
+    expect(containsNul({ ['k\u0000']: 1 })).toBe(true);
+    expect(containsNul({ list: ['ok', 'b\u0000d'] })).toBe(true);
+    expect(containsNul([{ deep: { deeper: ['\u0000'] } }])).toBe(true);
+    expect(containsNul({ list: ['ok', 2, null, true], nested: { text: 'fine' } })).toBe(false);
+    expect(containsNul(Object.create({ ['inherited\u0000']: 'x\u0000' }))).toBe(false);
+    expect(containsNul(null)).toBe(false);
   });
 });

@@ -52,9 +52,14 @@ export const validatorCompiler: FastifySchemaCompiler<$ZodType> = ({ schema, htt
 export function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (depth > 64 || value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some((item) => containsNul(item, depth + 1));
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\u0000') || containsNul(item, depth + 1)) return true;
+  // Issue 22: every body and query passes here; walked without the arrays `Object.entries` and a closure would make.
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) if (containsNul(value[i], depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (key.includes('\u0000') || containsNul((value as Record<string, unknown>)[key], depth + 1)) return true;
   }
   return false;
 }
