@@ -26,9 +26,13 @@ app.get('/keys/', async (request, reply) => {
   // A valid session without keys gives one row of nulls.
   return rows[0].id === null ? [] : rows;
 });
-await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
+// In the portal's process (bench/floor-in-portal.mjs) it listens on FLOOR_PORT and leaves the shutdown to the portal.
+const inPortal = process.env.FLOOR_PORT !== undefined;
+await app.listen({ port: Number((inPortal ? process.env.FLOOR_PORT : process.env.PORT) ?? 0), host: '127.0.0.1' });
 console.log(`Server listening at http://127.0.0.1:${app.server.address().port}`);
-for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => app.close().then(() => process.exit(0)));
+if (!inPortal) {
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => app.close().then(() => process.exit(0)));
+}
 
 async function connect() {
   if (process.env.DATABASE_URL) {

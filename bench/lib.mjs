@@ -21,9 +21,9 @@ export const SANDBOX_PRODUCTION_ENV = {
  *
  * With `{ quiet: true }` the server gets a free port in PORT, its standard output goes nowhere (a server logging
  * every request at info level would otherwise make this process read every line), and it counts as started once
- * it answers HTTP on that port.
+ * it answers HTTP on that port. `nodeArgs` go to node before the script (`--import` of a preload, say).
  */
-export function startServer(script, env = {}, { quiet = false } = {}) {
+export function startServer(script, env = {}, { quiet = false, nodeArgs = [] } = {}) {
   let child;
   const log = [];
   const url = (async () => {
@@ -33,7 +33,10 @@ export function startServer(script, env = {}, { quiet = false } = {}) {
         ([, value]) => value !== undefined,
       ),
     );
-    child = spawn(process.execPath, [script], { env: childEnv, stdio: ['ignore', quiet ? 'ignore' : 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [...nodeArgs, script], {
+      env: childEnv,
+      stdio: ['ignore', quiet ? 'ignore' : 'pipe', 'pipe'],
+    });
     const exited = new Promise((_, reject) =>
       child.on('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${log.join('')}`))),
     );

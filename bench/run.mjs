@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { load, SANDBOX_PRODUCTION_ENV, startServer } from './lib.mjs';
+import { freePort, load, SANDBOX_PRODUCTION_ENV, startServer } from './lib.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 // BENCH_PORTAL_SCRIPT: another build of the server to compare (e.g. an older commit's apps/server/dist/server.js).
@@ -17,6 +17,10 @@ const portalScript = process.env.BENCH_PORTAL_SCRIPT ?? path.join(root, 'apps/se
 // measured as a paired ratio (this build / that build) that the machine's drift hits alike.
 const baselineScript = process.env.BENCH_BASELINE_SCRIPT;
 const floorScript = path.join(import.meta.dirname, 'floor-server.mjs');
+// BENCH_FLOOR_IN_PORTAL=1 (PostgreSQL only): the floor's route also runs inside the portal's process
+// (bench/floor-in-portal.mjs) and is loaded in the same rounds: what the portal's process costs code that does none
+// of its work, apart from what the portal's own work costs (ADR 048).
+const floorInPortal = process.env.BENCH_FLOOR_IN_PORTAL === '1';
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -52,7 +56,7 @@ async function keysBody(base, token) {
  * rounds, portal first in odd ones), and the ratios are taken within a round, so a slow spell on the machine hits
  * both sides of a ratio. Reports the median of the rounds' ratios and the mean figures of each side.
  */
-async function compare(floor, portal, token, baseline) {
+async function compare(floor, portal, token, baseline, inPortalUrl = null) {
   const [floorUrl, portalUrl] = await Promise.all([floor.url, portal.url]);
   const baselineUrl = baseline ? await baseline.url : null;
   const options = { connections, duration, headers: { authorization: `Token ${token}` } };
@@ -66,10 +70,16 @@ async function compare(floor, portal, token, baseline) {
     if ((await keysBody(baselineUrl, token)) !== portalBody) throw new Error('baseline and portal disagree');
     await load(`${baselineUrl}/keys/`, { ...options, duration: 3 });
   }
+  if (inPortalUrl) {
+    if ((await keysBody(inPortalUrl, token)) !== portalBody) throw new Error('the floor in the portal disagrees');
+    await load(`${inPortalUrl}/keys/`, { ...options, duration: 3 });
+  }
   const servers = {
     floor: [floorUrl, floor.pid],
     portal: [portalUrl, portal.pid],
     ...(baselineUrl ? { baseline: [baselineUrl, baseline.pid] } : {}),
+    // The portal's process, idle on its own port while its floor route is loaded.
+    ...(inPortalUrl ? { inPortal: [inPortalUrl, portal.pid] } : {}),
   };
   const order = Object.keys(servers);
   const runs = [];
@@ -99,6 +109,13 @@ async function compare(floor, portal, token, baseline) {
           againstBaseline: ratiosOf('portal', 'baseline'),
         }
       : {}),
+    ...(inPortalUrl
+      ? {
+          inPortal: mean(runs.map((run) => run.inPortal)),
+          inPortalRatios: ratiosOf('inPortal', 'floor'),
+          againstInPortal: ratiosOf('portal', 'inPortal'),
+        }
+      : {}),
   };
 }
 
@@ -119,7 +136,7 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-function report(label, { floor, portal, ratios, baseline, baselineRatios, againstBaseline }) {
+function report(label, { floor, portal, ratios, baseline, baselineRatios, againstBaseline, ...more }) {
   const row = (name, r) =>
     `  ${name.padEnd(8)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  CPU ${r.cpu.toFixed(0).padStart(4)} µs/request  errors ${r.errors}`;
   const spread = (values) =>
@@ -138,17 +155,32 @@ function report(label, { floor, portal, ratios, baseline, baselineRatios, agains
     console.log(`  portal / baseline, throughput:      ${spread(againstBaseline.rps)}`);
     console.log(`  portal / baseline, CPU per request: ${spread(againstBaseline.cpu)}\n`);
   }
+  if (more.inPortal) {
+    console.log(row("floor in the portal's process", more.inPortal));
+    console.log(`  floor in portal / floor, throughput:      ${spread(more.inPortalRatios.rps)}`);
+    console.log(`  floor in portal / floor, CPU per request: ${spread(more.inPortalRatios.cpu)}`);
+    console.log(`  portal / floor in portal, throughput:      ${spread(more.againstInPortal.rps)}`);
+    console.log(`  portal / floor in portal, CPU per request: ${spread(more.againstInPortal.cpu)}\n`);
+  }
 }
 
 async function onPostgres(url) {
-  const portal = startServer(portalScript, { ...portalEnv, DATABASE_URL: url }, { quiet: true });
+  const inPortalPort = floorInPortal ? await freePort() : null;
+  const portal = startServer(
+    portalScript,
+    { ...portalEnv, DATABASE_URL: url, ...(inPortalPort ? { FLOOR_PORT: String(inPortalPort) } : {}) },
+    {
+      quiet: true,
+      nodeArgs: inPortalPort ? ['--import', path.join(import.meta.dirname, 'floor-in-portal.mjs')] : [],
+    },
+  );
   const floor = startServer(floorScript, { DATABASE_URL: url }, { quiet: true });
   let baseline = null;
   try {
     const token = await signIn(await portal.url);
     // Started once the portal has migrated and seeded the database: the two never seed at once.
     if (baselineScript) baseline = startServer(baselineScript, { ...portalEnv, DATABASE_URL: url }, { quiet: true });
-    return await compare(floor, portal, token, baseline);
+    return await compare(floor, portal, token, baseline, inPortalPort ? `http://127.0.0.1:${inPortalPort}` : null);
   } finally {
     await Promise.all([portal.stop(), floor.stop(), baseline?.stop()]);
   }
