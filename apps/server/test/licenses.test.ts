@@ -293,7 +293,8 @@ describe('signed answers and CORS', () => {
     const jwks = await t.app.inject({ url: '/.well-known/jwks.json', headers: { origin: 'https://x.com' } });
     expect(jwks.headers['access-control-allow-origin']).toBe('*');
     expect(jwks.headers['cache-control']).toBe('public, max-age=3600');
-    // The JWKS gets Helmet's full set, its resource policy opened to every origin.
+    // The JWKS gets a JSON answer's security headers (ADR 048), its resource policy opened to every origin.
+    expect(jwks.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(jwks.headers['cross-origin-resource-policy']).toBe('cross-origin');
   });
 

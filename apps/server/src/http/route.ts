@@ -60,7 +60,9 @@ export function registerRoute<C extends Contract>(
     url: contract.path,
     ...extras,
     // A JSON answer gets the API's security headers, a file (zip, PDF, HTML page) a document's (http/security-headers.ts).
-    config: { securityHeaders: contract.produces ? 'document' : 'json', ...extras.config },
+    // CORS is off unless the route opens it (`config.cors`, http/cors.ts): `false` is @fastify/cors's per-route off
+    // switch, which spares every other request its options merge (issue 22, ADR 048).
+    config: { securityHeaders: contract.produces ? 'document' : 'json', cors: false, ...extras.config },
     schema: {
       operationId: contract.operationId,
       summary: contract.summary,
