@@ -209,6 +209,9 @@ describe('the staff console pages under /staff/, beside the staff API (issue 12)
       expect(response.headers['cache-control']).toBe('no-cache');
       expect(varies(response.headers.vary)).toEqual(expect.arrayContaining(['accept', 'accept-encoding']));
       expect(zlib.brotliDecompressSync(response.rawPayload).equals(INDEX_HTML)).toBe(true);
+      // A page: the document's policy, not the API's `default-src 'none'` of the JSON route on the same path.
+      expect(response.headers['content-security-policy'], url).toContain("script-src 'self'");
+      expect(response.headers['x-frame-options'], url).toBe('SAMEORIGIN');
     }
   });
 
@@ -223,5 +226,6 @@ describe('the staff console pages under /staff/, beside the staff API (issue 12)
     expect(post.statusCode).toBe(401);
     const other = await get('/keys/', undefined, { accept: navigation });
     expect(other.headers['content-type']).toMatch(/json/);
+    expect(other.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
   });
 });

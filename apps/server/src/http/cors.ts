@@ -3,8 +3,11 @@ import type { FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastif
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** This route's CORS (`publicCors`): @fastify/cors reads it. Routes without it stay same-origin. */
-    cors?: FastifyCorsOptions;
+    /**
+     * This route's CORS (`publicCors`): @fastify/cors reads it. Routes without it stay same-origin; `false` (contract
+     * routes' default, http/route.ts) skips the plugin's work for the route altogether.
+     */
+    cors?: FastifyCorsOptions | false;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
 declare module 'fastify' {
@@ -13,6 +13,10 @@ declare module 'fastify' {
      * - 'api' (the license validation, ADR 031): a JSON answer for programs on any origin, `API_SECURITY_HEADERS`.
      */
     securityHeaders?: 'document' | 'json' | 'api';
+  }
+  interface FastifyInstance {
+    /** Helmet's full set, for an answer that turns out to be a document on a route that answers JSON (below). */
+    documentSecurityHeaders: Readonly<Record<string, string>>;
   }
 }
 
@@ -58,16 +62,27 @@ export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<
   // hands them to Node's `writeHead` in one object with the rest), not onto the raw response: each raw `setHeader`
   // was validated and stored on its own, then merged with Fastify's headers at `writeHead` (about 1.5–2 µs of the
   // keys route). Fastify keeps them on error answers as before (its error handler replaces only the content type and
-  // length), and on streamed ones. They are set when the request arrives, so a handler may still change one (the
-  // JWKS opens its resource policy).
+  // length), and on streamed ones. They are set when the request arrives, so a handler or a later hook may still
+  // change them: the JWKS opens its resource policy, and a page navigation answered with the app's shell on a JSON
+  // route's path (/staff/audit-log) gets `documentSecurityHeaders` (`answerAsDocument`).
   const documentHeaders = Object.freeze(Object.fromEntries(headersOf(helmet(options))));
   const helmetsOnly = (names: readonly string[]) =>
     Object.fromEntries(names.flatMap((name) => (name in documentHeaders ? [[name, documentHeaders[name]!]] : [])));
   const apiHeaders = Object.freeze(helmetsOnly(API_SECURITY_HEADERS));
   const jsonHeaders = Object.freeze({ ...JSON_SECURITY_HEADERS, ...helmetsOnly(['strict-transport-security']) });
+  app.decorate('documentSecurityHeaders', documentHeaders);
   app.addHook('onRequest', (request, reply, done) => {
     const kind = request.routeOptions.config.securityHeaders;
     reply.headers(kind === 'json' ? jsonHeaders : kind === 'api' ? apiHeaders : documentHeaders);
     done();
   });
+}
+
+/**
+ * Makes this answer carry a document's security headers whatever its route's kind: the app's shell sent for a page
+ * navigation on a path a JSON route shares (http/static-assets.ts). Without it the page would get the API's
+ * `default-src 'none'` and load nothing.
+ */
+export function answerAsDocument(reply: FastifyReply): FastifyReply {
+  return reply.headers(reply.server.documentSecurityHeaders);
 }

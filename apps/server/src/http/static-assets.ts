@@ -1,6 +1,7 @@
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { answerAsDocument } from './security-headers';
 
 /** Vite's output names under assets/: `<name>-<8-character content hash>.<ext>`. */
 const HASHED_ASSET = /^assets\/(?:[^/]+\/)*[^/]+-[A-Za-z0-9_-]{8}\.[a-z0-9]+$/i;
@@ -42,7 +43,8 @@ export function redirectRootTo(app: FastifyInstance, target: string): void {
 
 /** The single-page app's shell, for every client-side route: always revalidated, so a deploy shows at once. */
 export function sendIndexHtml(reply: FastifyReply): FastifyReply {
-  return reply.header('cache-control', REVALIDATE).sendFile('index.html');
+  // A page, also where the path is a JSON route's (a page navigation under /staff/): a document's security headers.
+  return answerAsDocument(reply).header('cache-control', REVALIDATE).sendFile('index.html');
 }
 
 /**
