@@ -291,6 +291,12 @@ test.describe('a report credit pending review (issue 19)', () => {
     const staffContext = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 } });
     const staffPage = await staffContext.newPage();
     await useSession(staffPage, await apiLogin(request, baseURL!, STAFF));
+    // The customer's page says what is pending review beside the balance.
+    await staffPage.goto(`/staff/customers?q=${encodeURIComponent(customer.email)}`);
+    await staffPage.getByRole('table', { name: 'Customers' }).getByRole('link', { name: customer.email }).click();
+    await expect(staffPage.getByTestId('customer-credits-balance')).toHaveText(
+      'Balance 4 credits · 1 credit pending review',
+    );
     await staffPage.goto('/staff/reports?status=pending');
     const table = staffPage.getByRole('table', { name: 'Store reports' });
     const row = table.getByRole('row').filter({ hasText: stores[0]! });

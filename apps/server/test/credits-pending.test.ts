@@ -72,6 +72,13 @@ async function reportId(token: string, userId: number, domains?: string[]): Prom
   return row!.id;
 }
 
+/** The credits on the customer's staff page (GET /staff/customers/:id). */
+async function staffCreditsOf(userId: number) {
+  const response = await call('GET', `/staff/customers/${userId}`, staff.token);
+  expect(response.statusCode).toBe(200);
+  return response.json<{ credits: { balance: number; owed: number; pending: number } }>().credits;
+}
+
 async function balanceOf(token: string) {
   const response = await call('GET', '/credits/balance', token);
   expect(response.statusCode).toBe(200);
@@ -132,6 +139,8 @@ describe('a report earns a pending credit', () => {
       });
     }
     expect(await balanceOf(token)).toEqual({ balance: 0, owed: 0, pending: 5, can_report: true });
+    // Staff see them on the customer's page, apart from the balance.
+    expect(await staffCreditsOf(id)).toMatchObject({ balance: 0, owed: 0, pending: 5 });
 
     const refused = await redeem(token);
     expect(refused.statusCode).toBe(402);
@@ -146,6 +155,7 @@ describe('a report earns a pending credit', () => {
     const ids = (await t.db.select().from(storeReports).where(eq(storeReports.userId, id))).map((row) => row.id);
     for (const reportId of ids) expect((await reject(reportId)).statusCode).toBe(200);
     expect(await balanceOf(token)).toEqual({ balance: 0, owed: 0, pending: 0, can_report: false });
+    expect(await staffCreditsOf(id)).toMatchObject({ balance: 0, owed: 0, pending: 0 });
     // Never spendable, so nothing to take back: the ledger never moved.
     expect(await t.db.select().from(creditLedger).where(eq(creditLedger.userId, id))).toEqual([]);
     const audits = await t.db

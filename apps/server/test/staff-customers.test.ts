@@ -259,7 +259,7 @@ describe('GET /staff/customers/:id', () => {
     expect(page.invoices).toEqual([expect.objectContaining({ order_id: order.id, kind: 'invoice', total: 5950 })]);
     expect(page.upgrade_runs).toEqual([]);
     // 3 granted by staff; the report's credit is pending review (ADR 037), not in the balance.
-    expect(page.credits).toMatchObject({ balance: 3, owed: 0 });
+    expect(page.credits).toMatchObject({ balance: 3, owed: 0, pending: 1 });
     expect(page.credits.recent.map((entry) => entry.amount)).toEqual([3]);
     expect(page.reports).toEqual([
       expect.objectContaining({

@@ -92,7 +92,13 @@ export const StaffCustomerSchema = z.object({
   orders: z.array(StaffCustomerOrderSchema),
   invoices: z.array(InvoiceSummarySchema),
   upgrade_runs: z.array(ThemeFileUpdateRunSchema),
-  credits: z.object({ balance: z.int(), owed: z.int(), recent: z.array(CreditLedgerEntrySchema) }),
+  /** `pending`: report credits waiting for staff review, not in the balance (ADR 037). */
+  credits: z.object({
+    balance: z.int(),
+    owed: z.int(),
+    pending: z.int(),
+    recent: z.array(CreditLedgerEntrySchema),
+  }),
   reports: z.array(StaffStoreReportSchema),
 });
 export type StaffCustomer = z.infer<typeof StaffCustomerSchema>;

@@ -37,7 +37,7 @@ export interface CustomersAdminDeps {
   /** The customer's invoices and credit notes with their orders' statuses. */
   orderHistory: Pick<OrderHistory, 'invoicesOf'>;
   themeFileUpdates: Pick<ThemeFileUpdatesService, 'listRuns'>;
-  credits: Pick<CreditsService, 'balanceOf' | 'balancesOf' | 'history' | 'reportsOf'>;
+  credits: Pick<CreditsService, 'balance' | 'balancesOf' | 'history' | 'reportsOf'>;
   audit: Pick<AuditService, 'record'>;
   outbox: Pick<Outbox, 'enqueue' | 'flush'>;
 }
@@ -105,7 +105,7 @@ export function createCustomersAdminService(deps: CustomersAdminDeps) {
         payments.listOrdersOf(id),
         orderHistory.invoicesOf(id),
         themeFileUpdates.listRuns(id),
-        credits.balanceOf(id),
+        credits.balance(id),
         credits.history(id),
         credits.reportsOf(id),
       ]);
@@ -122,7 +122,7 @@ export function createCustomersAdminService(deps: CustomersAdminDeps) {
         orders,
         invoices: invoiceList,
         upgrade_runs: runs.runs,
-        credits: { balance: account.balance, owed: account.owed, recent },
+        credits: { balance: account.balance, owed: account.owed, pending: account.pending, recent },
         reports,
       };
     },

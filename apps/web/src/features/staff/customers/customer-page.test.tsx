@@ -48,6 +48,16 @@ describe('CustomerPage', () => {
     expect(within(section('Store reports')).getByText('No store reports.')).toBeTruthy();
   });
 
+  it('says what is owed and what is pending review beside the balance', async () => {
+    fakeApi({
+      'GET /staff/customers/7': () => json(200, { ...CUSTOMER, credits: { ...CUSTOMER.credits, owed: 1, pending: 5 } }),
+    });
+    renderPage();
+    expect((await screen.findByTestId('customer-credits-balance')).textContent).toBe(
+      'Balance 3 credits · owes 1 credit · 5 credits pending review',
+    );
+  });
+
   it("never prints the stored 'None' (§3: it means empty) as a store domain, nor a domain twice", async () => {
     // The app's store is the myshopify domain again: said once.
     const connected = { ...CUSTOMER.keys[0]!, secondary_url: 'None', linked_app_store: 'mia-shop.myshopify.com' };

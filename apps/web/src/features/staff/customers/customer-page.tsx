@@ -192,6 +192,7 @@ export function CustomerPage() {
         <p className="text-sm text-slate-800" data-testid="customer-credits-balance">
           Balance <strong>{creditsLabel(credits.balance)}</strong>
           {credits.owed > 0 ? <> · owes {creditsLabel(credits.owed)}</> : null}
+          {credits.pending > 0 ? <> · {creditsLabel(credits.pending)} pending review</> : null}
         </p>
       </DetailSection>
       <DetailSection

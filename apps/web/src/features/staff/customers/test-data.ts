@@ -60,6 +60,7 @@ export const CUSTOMER: StaffCustomer = {
   credits: {
     balance: 3,
     owed: 0,
+    pending: 0,
     recent: [
       { id: 9, kind: 'grant', amount: 3, balance_after: 3, note: 'Goodwill', created_at: '2026-05-04T10:00:00.000Z' },
     ],
