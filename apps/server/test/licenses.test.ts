@@ -365,17 +365,23 @@ describe('no database query per validation', () => {
     const client = (t.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
     await codeOf({});
     const queries = vi.spyOn(client, 'query');
+    // The app's job worker runs beside the requests (a poll every 2 s, and a pass after each commit that enqueued):
+    // its queries on the jobs tables are not the validation's, so they are left out of the count.
+    const validationQueries = () =>
+      queries.mock.calls
+        .map(([statement]) => (typeof statement === 'string' ? statement : (statement as { text: string }).text))
+        .filter((statement) => !/"(jobs|job_schedules)"/.test(statement));
     try {
       for (let i = 0; i < 25; i += 1) expect((await codeOf({ theme_version: '4.2.0' })).code).toBe('VALID');
       expect((await codeOf({ domain: 'pirate-copy.com' })).code).toBe('DOMAIN_MISMATCH');
-      expect(queries).not.toHaveBeenCalled();
+      expect(validationQueries()).toEqual([]);
       // The spy does see queries: after the keys service changes the key, the next validation loads it once.
       await connect(owner.token, key.apiKey, { main_url: 'acme-outfitters.com', myshopify: 'acme-outfitters' }).then(
         (next) => (token = next),
       );
       queries.mockClear();
       expect((await codeOf({})).code).toBe('VALID');
-      expect(queries).toHaveBeenCalledTimes(1);
+      expect(validationQueries()).toEqual([expect.stringContaining('"license_keys"')]);
     } finally {
       queries.mockRestore();
     }
