@@ -1,5 +1,6 @@
 import { and, asc, count, eq, getTableColumns, inArray, isNotNull, isNull, like, or, sql, type SQL } from 'drizzle-orm';
 import type { Tier } from '@keyport/shared/domain/tiers';
+import { prepareArrayRows } from '../../db/array-rows';
 import type { Db, DbOrTx } from '../../db/client';
 import { licenseKeys, licenseKeyTierChanges } from '../../db/schema';
 
@@ -50,17 +51,20 @@ export function prepareListKeysByOwner(db: Db): (ownerId: number) => Promise<Key
     .from(licenseKeys)
     .where(eq(licenseKeys.ownerId, sql.placeholder('ownerId')))
     .orderBy(asc(licenseKeys.id));
-  // Issue 22 (ADR 047): `all()`, not `execute()`: the driver's rows as they come, already the `Key` (named and typed by
-  // the select above), with none of drizzle's per-column mapping (`mapResultRow` asked `is(field, Column)` and its
-  // kin for every column of every row: about 30 µs of the route's CPU for 9 keys). Both drivers' prepared queries have
-  // `all()` (drizzle-orm/node-postgres and drizzle-orm/pglite); the shared `PgPreparedQuery` type does not declare it.
-  const prepared = query.prepare('list_keys_by_owner') as unknown as RawRowsQuery<KeyListRow>;
-  return (ownerId) => prepared.all({ ownerId });
-}
-
-/** A prepared select's `all()`: the driver's rows, by the select's aliases, without drizzle's row mapping. */
-interface RawRowsQuery<Row> {
-  all(placeholderValues: Record<string, unknown>): Promise<Row[]>;
+  // Issue 22: none of drizzle's per-column mapping (ADR 047: `mapResultRow` asked `is(field, Column)` and its kin for
+  // every column of every row, about 30 µs for 9 keys), and (ADR 049) the driver's own prepared statement with rows
+  // as arrays, each made into one literal of the `Key`'s shape: the values in the select's order above.
+  const prepared = prepareArrayRows(db, 'list_keys_by_owner', query, (row): KeyListRow => ({
+    id: row[0] as number,
+    api_key: row[1] as string,
+    pro: row[2] as boolean,
+    lite: row[3] as boolean,
+    linked_app_store: row[4] as string | null,
+    main_url: row[5] as string | null,
+    myshopify: row[6] as string | null,
+    secondary_url: row[7] as string | null,
+  }));
+  return (ownerId) => prepared({ ownerId });
 }
 
 /** Inserts new unclaimed keys; returns them. A (vanishingly unlikely) duplicate key is skipped, not overwritten. */
