@@ -63,10 +63,9 @@ describe.skipIf(!databaseUrl)('PostgreSQL faults', () => {
     await proxy?.restore().catch(() => undefined);
     for (const portal of portals) {
       await portal.app.close(); // its job engine and routes are stopped here
-      // Known and open (closing note of 2026-11-26): after PostgreSQL ended the pool's connections mid-query, the
-      // pool's end() sometimes never returns in the full suite (a client never released). The portal is closed
-      // above; its pool gets 5 s to end, so the file's cleanup cannot hang the run.
-      await Promise.race([portal.database.close(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      // Its pool ends: every connection went back, the ones whose transaction could not begin during the outage
+      // included (ADR 050; before it, end() could wait forever for a connection drizzle never released).
+      await portal.database.close();
     }
     await proxy?.close();
   });

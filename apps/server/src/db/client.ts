@@ -9,6 +9,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
+import { releaseFailedTransactions } from './transaction-release';
 
 /** One type for both drivers, so one repo layer serves PGlite and PostgreSQL. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -79,7 +80,10 @@ const CONNECT_TIMEOUT_MS = 30_000;
  */
 export async function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): Promise<Database> {
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    // A transaction whose `begin` fails must not keep its connection for good (drizzle's own leak; ADR 050).
+    const pool = releaseFailedTransactions(
+      new pg.Pool({ connectionString: config.url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }),
+    );
     // Without a listener, an idle connection's "terminating connection due to administrator command" is an unhandled
     // 'error' event, and the process dies with it. The pool removes the connection; later queries get a new one.
     pool.on('error', (error) => options.onConnectionLost?.(error));

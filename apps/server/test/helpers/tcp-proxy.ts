@@ -7,11 +7,14 @@ export interface TcpProxy {
   /** It is back on the same port. */
   restore(): Promise<void>;
   close(): Promise<void>;
+  /** From now on, a connection whose client sends bytes holding `text` is cut there (the bytes are not passed on). */
+  cutConnectionOn(text: string | null): void;
 }
 
 /** A TCP proxy on 127.0.0.1 in front of `target` (e.g. PostgreSQL on 5432), for cutting it off in a test. */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  let cutOn: string | null = null;
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
     for (const socket of [client, upstream]) {
@@ -22,7 +25,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         upstream.destroy();
       });
     }
-    client.pipe(upstream);
+    client.on('data', (chunk: Buffer) => {
+      if (cutOn !== null && chunk.includes(cutOn)) {
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
+      if (!upstream.write(chunk)) client.pause();
+    });
+    upstream.on('drain', () => client.resume());
+    client.on('end', () => upstream.end());
     upstream.pipe(client);
   });
   const listen = (port: number) =>
@@ -42,5 +54,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       server.close(() => resolve());
       for (const socket of sockets) socket.destroy();
     });
-  return { port, cut: stop, restore: () => listen(port), close: stop };
+  return {
+    port,
+    cut: stop,
+    restore: () => listen(port),
+    close: stop,
+    cutConnectionOn: (text) => {
+      cutOn = text;
+    },
+  };
 }
