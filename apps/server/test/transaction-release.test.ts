@@ -27,13 +27,14 @@ async function onePool(guarded: boolean): Promise<{ pool: pg.Pool; proxy: TcpPro
   const viaProxy = new URL(databaseUrl!);
   viaProxy.host = `127.0.0.1:${proxy.port}`;
   // A short wait for the one connection: without the release, the next transaction fails after it.
-  const made = new pg.Pool({ connectionString: viaProxy.toString(), max: 1, connectionTimeoutMillis: 2_000 });
+  const made = new pg.Pool({ connectionString: viaProxy.toString(), max: 1, connectionTimeoutMillis: 1_000 });
   const pool = guarded ? releaseFailedTransactions(made) : made;
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
   const released: unknown[] = [];
   pool.on('release', (error: unknown) => released.push(error));
-  cleanups.push(() => Promise.race([pool.end(), new Promise((resolve) => setTimeout(resolve, 2_000))]));
+  // A pool that kept a connection never ends: its proxy's close cuts that connection anyway.
+  cleanups.push(() => Promise.race([pool.end(), new Promise((resolve) => setTimeout(resolve, 300))]));
   return { pool, proxy, released };
 }
 
