@@ -13,6 +13,9 @@ export interface SendEmailPayload extends Record<string, unknown> {
   subject: string;
 }
 
+/** The message's key (its Message-ID with SMTP): the row's id, and its creation time so a new database's rows differ. */
+export const emailKey = (row: { id: number; createdAt: Date }) => `keyport-email-${row.id}-${row.createdAt.getTime()}`;
+
 /** The outbox's email gone from the table (a data fix): nothing to send, ever. */
 class EmailGone extends Error {
   override name = 'EmailGone';
@@ -21,7 +24,8 @@ class EmailGone extends Error {
 /**
  * `email.send`: delivers one `email_outbox` row through the email port and marks it sent. A row marked sent is not
  * sent again (the job of a worker that died between sending and finishing the job is claimed again and stops
- * there); a worker that dies between the SMTP server's answer and the mark sends it once more on the next claim.
+ * there); a worker that dies between the SMTP server's answer and the mark sends it once more on the next claim,
+ * with the same Message-ID (ADR 051).
  */
 export function sendEmailJob(deps: { db: Db; port: EmailPort }): JobDefinition<SendEmailPayload> {
   const { db, port } = deps;
@@ -39,7 +43,7 @@ export function sendEmailJob(deps: { db: Db; port: EmailPort }): JobDefinition<S
       const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, payload.emailId));
       if (!row) throw new EmailGone(`Email ${payload.emailId} is no longer in the outbox`);
       if (row.sentAt) return;
-      await port.send({ to: row.to, subject: row.subject, text: row.body });
+      await port.send({ to: row.to, subject: row.subject, text: row.body, key: emailKey(row) });
       await db
         .update(emailOutbox)
         .set({ sentAt: new Date() })
